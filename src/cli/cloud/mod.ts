@@ -1,0 +1,22 @@
+/** The `cloud` group. Subcommands import their heavy parts (server, database, tables) lazily. */
+import { define } from "gunshi";
+import serve from "./serve.ts";
+
+export default define({
+  name: "cloud",
+  description: "Work with the voicebot cloud: serve the secrets API.",
+  subCommands: { serve },
+  run: () => {
+    // Only reached with no subcommand: show what the group holds.
+    console.log(
+      [
+        "Usage: voicebot cloud <command>",
+        "",
+        "Commands:",
+        "  serve     Serve the secrets API (SQLite by default, PostgreSQL with --database postgres://...)",
+        "",
+        "Run `voicebot cloud <command> --help` for a command's options.",
+      ].join("\n"),
+    );
+  },
+});

@@ -1,0 +1,2 @@
+import { define } from "gunshi";
+export default define({ name: "init", description: "Create a bot project.", run: () => {} });

@@ -1,0 +1,29 @@
+/** Data goes to stdout, diagnostics to stderr. Colours go through `%c`, which honours NO_COLOR. */
+
+const RED = "color: red; font-weight: bold";
+const YELLOW = "color: yellow";
+const GREEN = "color: green";
+const DIM = "color: gray";
+
+export function printError(message: string, problems: readonly string[] = [], hint?: string) {
+  console.error(`%cerror%c: ${message}`, RED, "");
+  for (const problem of problems) console.error(`  - ${problem}`);
+  if (hint) console.error(`%chint%c: ${hint}`, YELLOW, "");
+}
+
+export function printWarning(message: string) {
+  console.error(`%cwarning%c: ${message}`, YELLOW, "");
+}
+
+export function printSuccess(message: string) {
+  console.error(`%c✔%c ${message}`, GREEN, "");
+}
+
+export function printNote(message: string) {
+  console.error(`%c${message}`, DIM);
+}
+
+/** Pretty JSON on stdout, for `--json` and `--dry-run`. */
+export function printJson(value: unknown) {
+  console.log(JSON.stringify(value, null, 2));
+}

@@ -1,0 +1,61 @@
+/**
+ * Builds the command tree, runs it, and maps every error to its exit code: the one place that does.
+ */
+import { cli, define } from "gunshi";
+import { VERSION } from "../version.ts";
+import { ExitCode, VoicebotError } from "./errors.ts";
+import { printError } from "./output.ts";
+import init from "./init.ts";
+import cloud from "./cloud/mod.ts";
+
+const root = define({
+  name: "voicebot",
+  description: `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
+  run: () => {
+    throw new NoCommandGiven();
+  },
+});
+
+class NoCommandGiven extends Error {}
+
+/** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
+export async function run(argv: readonly string[]): Promise<number> {
+  const verbose = argv.includes("--verbose");
+  const args = argv.filter((arg) => arg !== "--verbose");
+  try {
+    await cli(args, root, {
+      name: "voicebot",
+      version: VERSION,
+      strict: true,
+      renderHeader: null,
+      renderValidationErrors: null,
+      subCommands: { init, cloud },
+    });
+    return ExitCode.Ok;
+  } catch (error) {
+    return report(error, verbose);
+  }
+}
+
+function report(error: unknown, verbose: boolean): number {
+  if (error instanceof NoCommandGiven) {
+    printError("no command given.", [], "run `voicebot --help` to see the commands.");
+    return ExitCode.Usage;
+  }
+  if (error instanceof VoicebotError) {
+    printError(error.message, error.problems, error.hint);
+    if (verbose && error.cause) console.error(error.cause);
+    return error.exitCode;
+  }
+  // gunshi reports unknown options, bad option values and unknown commands as an AggregateError.
+  if (error instanceof AggregateError) {
+    const problems = error.errors.map((e) => String(e?.message ?? e)).filter(Boolean);
+    const message = problems.length === 1 ? problems[0] : "invalid arguments.";
+    printError(message, problems.length === 1 ? [] : problems, "add `--help` to see the options.");
+    return ExitCode.Usage;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  printError(`unexpected: ${message}`, [], verbose ? undefined : "run again with --verbose for details.");
+  if (verbose) console.error(error);
+  return ExitCode.Failure;
+}

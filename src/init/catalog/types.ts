@@ -1,0 +1,29 @@
+/** The shape of one AI service in the catalog. Data lives in the sibling files, one per kind. */
+
+export type ServiceKind = "stt" | "llm" | "tts" | "realtime" | "video";
+
+export interface Service {
+  /** Our identifier, `<vendor>_<kind>`, e.g. `deepgram_stt`; follows Pipecat's own service naming. */
+  readonly id: string;
+  /** What a person reads in a list, e.g. "Deepgram". */
+  readonly label: string;
+  readonly kind: ServiceKind;
+  /** The `pipecat-ai[...]` extra that installs this service's dependencies, or null when none exists. */
+  readonly extra: string | null;
+  /** Every environment variable the constructor reads, in the order it reads them. */
+  readonly env: readonly string[];
+  /** Python import lines the constructor needs, e.g. `from pipecat.services.deepgram.stt import DeepgramSTTService`. */
+  readonly imports: readonly string[];
+  /**
+   * A Python expression that builds the service, checked against Pipecat's source. It reads its
+   * environment with `os.environ["NAME"]` (or `os.getenv("NAME", "default")` for optional values),
+   * may use the name `SYSTEM_INSTRUCTION` (LLM and realtime services), and `session`, an
+   * `aiohttp.ClientSession`, when `needsHttpSession` is set. Continuation lines are indented by
+   * four spaces relative to the expression's first line.
+   */
+  readonly construct: string;
+  /** The constructor takes an aiohttp session that the bot must open. */
+  readonly needsHttpSession?: boolean;
+  /** One line on when to pick it, shown in lists and the wizard. */
+  readonly note?: string;
+}
