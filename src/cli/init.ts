@@ -1,2 +1,174 @@
+/** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-export default define({ name: "init", description: "Create a bot project.", run: () => {} });
+import { relative } from "pathe";
+import { listOptions } from "../init/catalog.ts";
+import type { ScaffoldInput } from "../init/config.ts";
+import { initProject, type InitResult } from "../init/mod.ts";
+import type { KeptGuide } from "../init/guides.ts";
+import { VERSION } from "../version.ts";
+import { UsageError } from "./errors.ts";
+import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
+
+const text = (description: string, short?: string) =>
+  ({ type: "string", description, ...(short ? { short } : {}) }) as const;
+const toggle = (description: string) =>
+  ({ type: "boolean", negatable: true, description }) as const;
+
+export default define({
+  name: "init",
+  description:
+    "Create a bot project: guides for a coding agent (`init DIR`), a scaffolded Pipecat bot (scaffold options or --config), or the quickstart (`init quickstart`).",
+  args: {
+    dir: {
+      type: "positional",
+      required: false,
+      description:
+        "Directory to initialize: a name means ./<name>, `.` the current one; `quickstart` scaffolds the quickstart preset into ./voicebot-quickstart",
+    },
+    "overwrite-guide": {
+      type: "boolean",
+      description: "Overwrite existing AGENTS.md, ASSISTANT.md and GETTING_STARTED.md",
+    },
+    name: text("Project name (default: the target directory's name)", "n"),
+    "bot-type": text("web or telephony (default: inferred from the transports)", "b"),
+    transport: {
+      type: "string",
+      short: "t",
+      multiple: true,
+      description:
+        "Transport, repeatable: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip",
+    },
+    mode: text("cascade or realtime", "m"),
+    stt: text("Speech-to-text service, cascade mode (<vendor>_stt)"),
+    llm: text("Language-model service, cascade mode (<vendor>_llm)"),
+    tts: text("Text-to-speech service, cascade mode (<vendor>_tts)"),
+    realtime: text("Realtime service, realtime mode (<vendor>_realtime)"),
+    video: text("Video avatar service, web bots only (<vendor>_video)"),
+    "client-framework": text("Web client: uilib, vanilla or none (web bots only)"),
+    "client-server": text(
+      "Dev server for the uilib client: devserver_a (Vite) or devserver_b (Next.js)",
+    ),
+    "daily-pstn-mode": text("dial-in or dial-out; required with transport hosted_pstn"),
+    "twilio-daily-sip-mode": text(
+      "dial-in or dial-out; required with transport carrier1_hosted_sip",
+    ),
+    recording: toggle("Record the conversation's audio (default: off)"),
+    transcription: toggle("Log the conversation's transcript (default: off)"),
+    "video-input": toggle("Receive the user's video (web bots only; default: off)"),
+    "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
+    "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
+    "enable-denoise": toggle(
+      "Noise cancellation on the cloud; needs cloud deployment (default: off)",
+    ),
+    observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
+    eval: toggle("Make the bot eval-ready: eval transport, starter scenarios, dependencies"),
+    config: text("JSON config file (keys in the README); flags override its values", "c"),
+    "dry-run": {
+      type: "boolean",
+      description: "Print the resolved configuration as JSON; write nothing",
+    },
+    "list-options": {
+      type: "boolean",
+      description: "Print every transport and service as JSON, and exit",
+    },
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    if (values["list-options"]) {
+      printJson(listOptions());
+      return;
+    }
+    const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
+    if (extra.length > 0) {
+      throw new UsageError(
+        `unexpected argument${extra.length === 1 ? "" : "s"}: ${extra.join(" ")}`,
+        {
+          hint: "init takes one directory; options start with --.",
+        },
+      );
+    }
+    const flags: ScaffoldInput = {
+      project_name: values.name,
+      bot_type: values["bot-type"],
+      transports: values.transport,
+      mode: values.mode,
+      stt_service: values.stt,
+      llm_service: values.llm,
+      tts_service: values.tts,
+      realtime_service: values.realtime,
+      video_service: values.video,
+      client_framework: values["client-framework"],
+      client_server: values["client-server"],
+      daily_pstn_mode: values["daily-pstn-mode"],
+      twilio_daily_sip_mode: values["twilio-daily-sip-mode"],
+      recording: values.recording,
+      transcription: values.transcription,
+      video_input: values["video-input"],
+      video_output: values["video-output"],
+      deploy_to_cloud: values["deploy-to-cloud"],
+      enable_denoise: values["enable-denoise"],
+      enable_observability: values.observability,
+      eval: values.eval,
+    };
+    const result = await initProject({
+      cwd: Deno.cwd(),
+      dir: values.dir,
+      flags: Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+      configPath: values.config,
+      dryRun: values["dry-run"] ?? false,
+      overwriteGuide: values["overwrite-guide"] ?? false,
+    });
+    report(result, values.dir);
+  },
+});
+
+function report(result: InitResult, dir: string | undefined) {
+  const where = relative(Deno.cwd(), result.root) || ".";
+  if (result.ignored.length > 0) {
+    printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
+  }
+  if (result.kind === "dry-run") {
+    printJson(result.config);
+    printNote(`Would write ${result.files.length} files in ${where}:`);
+    for (const file of result.files) printNote(`  ${file}`);
+  } else {
+    printSuccess(`Wrote ${result.written.length} files in ${where}:`);
+    for (const file of result.written) printNote(`  ${file}`);
+  }
+  reportKeptGuides(result.kept, dir ?? ".");
+  if (result.kind === "written") printNextSteps(result, where);
+}
+
+function reportKeptGuides(kept: readonly KeptGuide[], dir: string) {
+  for (const guide of kept) {
+    const by = guide.writtenBy
+      ? `written by voicebot ${guide.writtenBy}`
+      : "not written by voicebot";
+    printNote(`Kept ${guide.path} (${by}).`);
+  }
+  const stale = kept.filter((guide) => guide.stale);
+  if (stale.length > 0) {
+    printWarning(
+      `${stale.map((g) => g.path).join(", ")} came from an older voicebot; this is ${VERSION}. ` +
+        `To replace ${stale.length === 1 ? "it" : "them"} with the current template, run: ` +
+        `voicebot init ${dir} --overwrite-guide`,
+    );
+  }
+}
+
+function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where: string) {
+  const server = where === "." ? "server" : `${where}/server`;
+  if (!result.config) {
+    printNote(
+      `Next: open ${where} with your coding agent and ask it to build your bot; GETTING_STARTED.md explains.`,
+    );
+    return;
+  }
+  printNote("Next:");
+  printNote(`  cd ${server} && cp .env.example .env    # then fill in your keys`);
+  printNote("  uv sync && uv run bot.py");
+  if (result.config.client_framework && result.config.client_framework !== "none") {
+    const client = where === "." ? "client" : `${where}/client`;
+    printNote(`  cd ${client} && npm install && npm run dev    # in another terminal`);
+  }
+}

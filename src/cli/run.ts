@@ -10,7 +10,8 @@ import cloud from "./cloud/mod.ts";
 
 const root = define({
   name: "voicebot",
-  description: `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
+  description:
+    `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
   run: () => {
     throw new NoCommandGiven();
   },
@@ -55,7 +56,11 @@ function report(error: unknown, verbose: boolean): number {
     return ExitCode.Usage;
   }
   const message = error instanceof Error ? error.message : String(error);
-  printError(`unexpected: ${message}`, [], verbose ? undefined : "run again with --verbose for details.");
+  printError(
+    `unexpected: ${message}`,
+    [],
+    verbose ? undefined : "run again with --verbose for details.",
+  );
   if (verbose) console.error(error);
   return ExitCode.Failure;
 }

@@ -11,7 +11,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "anthropic_llm",
     label: "Anthropic Claude",
     kind: "llm",
-    extra: "anthropic",
+    extras: ["anthropic"],
     env: ["ANTHROPIC_API_KEY"],
     imports: ["from pipecat.services.anthropic.llm import AnthropicLLMService"],
     construct: `AnthropicLLMService(
@@ -24,7 +24,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "aws_llm",
     label: "AWS Bedrock",
     kind: "llm",
-    extra: "aws",
+    extras: ["aws"],
     env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"],
     imports: ["from pipecat.services.aws.llm import AWSBedrockLLMService"],
     construct: `AWSBedrockLLMService(
@@ -40,7 +40,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "azure_llm",
     label: "Azure OpenAI",
     kind: "llm",
-    extra: "azure",
+    extras: ["azure"],
     env: ["AZURE_CHATGPT_API_KEY", "AZURE_CHATGPT_ENDPOINT", "AZURE_CHATGPT_MODEL"],
     imports: ["from pipecat.services.azure.llm import AzureLLMService"],
     construct: `AzureLLMService(
@@ -57,7 +57,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "baseten_llm",
     label: "Baseten",
     kind: "llm",
-    extra: "baseten",
+    extras: ["baseten"],
     env: ["BASETEN_API_KEY"],
     imports: ["from pipecat.services.baseten.llm import BasetenLLMService"],
     construct: `BasetenLLMService(
@@ -70,7 +70,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "cerebras_llm",
     label: "Cerebras",
     kind: "llm",
-    extra: "cerebras",
+    extras: ["cerebras"],
     env: ["CEREBRAS_API_KEY"],
     imports: ["from pipecat.services.cerebras.llm import CerebrasLLMService"],
     construct: `CerebrasLLMService(
@@ -83,7 +83,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "crusoe_llm",
     label: "Crusoe",
     kind: "llm",
-    extra: "crusoe",
+    extras: ["crusoe"],
     env: ["CRUSOE_API_KEY"],
     imports: ["from pipecat.services.crusoe.llm import CrusoeLLMService"],
     construct: `CrusoeLLMService(
@@ -96,7 +96,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "deepseek_llm",
     label: "DeepSeek",
     kind: "llm",
-    extra: "deepseek",
+    extras: ["deepseek"],
     env: ["DEEPSEEK_API_KEY"],
     imports: ["from pipecat.services.deepseek.llm import DeepSeekLLMService"],
     construct: `DeepSeekLLMService(
@@ -109,7 +109,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "fireworks_llm",
     label: "Fireworks AI",
     kind: "llm",
-    extra: "fireworks",
+    extras: ["fireworks"],
     env: ["FIREWORKS_API_KEY"],
     imports: ["from pipecat.services.fireworks.llm import FireworksLLMService"],
     construct: `FireworksLLMService(
@@ -122,7 +122,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "google_llm",
     label: "Google Gemini",
     kind: "llm",
-    extra: "google",
+    extras: ["google"],
     env: ["GOOGLE_API_KEY"],
     imports: ["from pipecat.services.google.llm import GoogleLLMService"],
     construct: `GoogleLLMService(
@@ -135,11 +135,11 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "google_vertex_llm",
     label: "Google Vertex AI",
     kind: "llm",
-    extra: "google",
-    env: ["GOOGLE_VERTEX_TEST_CREDENTIALS", "GOOGLE_CLOUD_PROJECT_ID", "GOOGLE_CLOUD_LOCATION"],
+    extras: ["google"],
+    env: ["GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_PROJECT_ID", "GOOGLE_CLOUD_LOCATION"],
     imports: ["from pipecat.services.google.vertex.llm import GoogleVertexLLMService"],
     construct: `GoogleVertexLLMService(
-    credentials=os.environ["GOOGLE_VERTEX_TEST_CREDENTIALS"],
+    credentials=os.environ["GOOGLE_CREDENTIALS"],
     project_id=os.environ["GOOGLE_CLOUD_PROJECT_ID"],
     location=os.environ["GOOGLE_CLOUD_LOCATION"],
     settings=GoogleVertexLLMService.Settings(system_instruction=SYSTEM_INSTRUCTION),
@@ -150,7 +150,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "groq_llm",
     label: "Groq",
     kind: "llm",
-    extra: "groq",
+    extras: ["groq"],
     env: ["GROQ_API_KEY"],
     imports: ["from pipecat.services.groq.llm import GroqLLMService"],
     construct: `GroqLLMService(
@@ -163,7 +163,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "inception_llm",
     label: "Inception",
     kind: "llm",
-    extra: "inception",
+    extras: ["inception"],
     env: ["INCEPTION_API_KEY"],
     imports: ["from pipecat.services.inception.llm import InceptionLLMService"],
     construct: `InceptionLLMService(
@@ -176,7 +176,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "mistral_llm",
     label: "Mistral",
     kind: "llm",
-    extra: "mistral",
+    extras: ["mistral"],
     env: ["MISTRAL_API_KEY"],
     imports: ["from pipecat.services.mistral.llm import MistralLLMService"],
     construct: `MistralLLMService(
@@ -189,7 +189,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "nebius_llm",
     label: "Nebius",
     kind: "llm",
-    extra: "nebius",
+    extras: ["nebius"],
     env: ["NEBIUS_API_KEY"],
     imports: ["from pipecat.services.nebius.llm import NebiusLLMService"],
     construct: `NebiusLLMService(
@@ -202,7 +202,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "novita_llm",
     label: "Novita AI",
     kind: "llm",
-    extra: "novita",
+    extras: ["novita"],
     env: ["NOVITA_API_KEY"],
     imports: ["from pipecat.services.novita.llm import NovitaLLMService"],
     construct: `NovitaLLMService(
@@ -215,7 +215,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "nvidia_llm",
     label: "NVIDIA NIM",
     kind: "llm",
-    extra: "nvidia",
+    extras: ["nvidia"],
     env: ["NVIDIA_API_KEY"],
     imports: ["from pipecat.services.nvidia.llm import NvidiaLLMService"],
     construct: `NvidiaLLMService(
@@ -228,7 +228,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "ollama_llm",
     label: "Ollama (local)",
     kind: "llm",
-    extra: null,
+    extras: [],
     env: ["OLLAMA_MODEL"],
     imports: ["from pipecat.services.ollama.llm import OLLamaLLMService"],
     construct: `OLLamaLLMService(
@@ -243,7 +243,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "openai_llm",
     label: "OpenAI",
     kind: "llm",
-    extra: "openai",
+    extras: ["openai"],
     env: ["OPENAI_API_KEY"],
     imports: ["from pipecat.services.openai.llm import OpenAILLMService"],
     construct: `OpenAILLMService(
@@ -256,7 +256,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "openai_responses_http_llm",
     label: "OpenAI Responses (HTTP)",
     kind: "llm",
-    extra: "openai",
+    extras: ["openai"],
     env: ["OPENAI_API_KEY"],
     imports: ["from pipecat.services.openai.responses.llm import OpenAIResponsesHttpLLMService"],
     construct: `OpenAIResponsesHttpLLMService(
@@ -269,7 +269,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "openai_responses_llm",
     label: "OpenAI Responses (WebSocket)",
     kind: "llm",
-    extra: "openai",
+    extras: ["openai"],
     env: ["OPENAI_API_KEY"],
     imports: ["from pipecat.services.openai.responses.llm import OpenAIResponsesLLMService"],
     construct: `OpenAIResponsesLLMService(
@@ -282,7 +282,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "openrouter_llm",
     label: "OpenRouter",
     kind: "llm",
-    extra: "openrouter",
+    extras: ["openrouter"],
     env: ["OPENROUTER_API_KEY"],
     imports: ["from pipecat.services.openrouter.llm import OpenRouterLLMService"],
     construct: `OpenRouterLLMService(
@@ -295,7 +295,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "perplexity_llm",
     label: "Perplexity",
     kind: "llm",
-    extra: "perplexity",
+    extras: ["perplexity"],
     env: ["PERPLEXITY_API_KEY"],
     imports: ["from pipecat.services.perplexity.llm import PerplexityLLMService"],
     construct: `PerplexityLLMService(
@@ -308,7 +308,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "qwen_llm",
     label: "Qwen (Alibaba Cloud)",
     kind: "llm",
-    extra: "qwen",
+    extras: ["qwen"],
     env: ["QWEN_API_KEY"],
     imports: ["from pipecat.services.qwen.llm import QwenLLMService"],
     construct: `QwenLLMService(
@@ -321,7 +321,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "sambanova_llm",
     label: "SambaNova",
     kind: "llm",
-    extra: "sambanova",
+    extras: ["sambanova"],
     env: ["SAMBANOVA_API_KEY"],
     imports: ["from pipecat.services.sambanova.llm import SambaNovaLLMService"],
     construct: `SambaNovaLLMService(
@@ -334,7 +334,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "sarvam_llm",
     label: "Sarvam AI",
     kind: "llm",
-    extra: "sarvam",
+    extras: ["sarvam"],
     env: ["SARVAM_API_KEY"],
     imports: ["from pipecat.services.sarvam.llm import SarvamLLMService"],
     construct: `SarvamLLMService(
@@ -347,7 +347,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "together_llm",
     label: "Together AI",
     kind: "llm",
-    extra: "together",
+    extras: ["together"],
     env: ["TOGETHER_API_KEY"],
     imports: ["from pipecat.services.together.llm import TogetherLLMService"],
     construct: `TogetherLLMService(
@@ -360,7 +360,7 @@ export const LLM_SERVICES: readonly Service[] = [
     id: "xai_llm",
     label: "xAI Grok",
     kind: "llm",
-    extra: "xai",
+    extras: ["xai"],
     env: ["XAI_API_KEY"],
     imports: ["from pipecat.services.xai.llm import GrokLLMService"],
     construct: `GrokLLMService(

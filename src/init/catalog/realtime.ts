@@ -11,7 +11,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "aws_nova_sonic_realtime",
     label: "AWS Nova Sonic",
     kind: "realtime",
-    extra: "aws-nova-sonic",
+    extras: ["aws-nova-sonic"],
     env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"],
     imports: ["from pipecat.services.aws.nova_sonic.llm import AWSNovaSonicLLMService"],
     construct: `AWSNovaSonicLLMService(
@@ -26,7 +26,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "azure_realtime",
     label: "Azure OpenAI Realtime",
     kind: "realtime",
-    extra: "azure",
+    extras: ["azure"],
     env: ["AZURE_REALTIME_API_KEY", "AZURE_REALTIME_BASE_URL"],
     imports: ["from pipecat.services.azure.realtime.llm import AzureRealtimeLLMService"],
     construct: `AzureRealtimeLLMService(
@@ -41,7 +41,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "gemini_live_realtime",
     label: "Google Gemini Live",
     kind: "realtime",
-    extra: "google",
+    extras: ["google"],
     env: ["GOOGLE_API_KEY"],
     imports: ["from pipecat.services.google.gemini_live.llm import GeminiLiveLLMService"],
     construct: `GeminiLiveLLMService(
@@ -54,13 +54,13 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "gemini_live_vertex_realtime",
     label: "Google Gemini Live (Vertex AI)",
     kind: "realtime",
-    extra: "google",
-    env: ["GOOGLE_VERTEX_TEST_CREDENTIALS", "GOOGLE_CLOUD_PROJECT_ID", "GOOGLE_CLOUD_LOCATION"],
+    extras: ["google"],
+    env: ["GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_PROJECT_ID", "GOOGLE_CLOUD_LOCATION"],
     imports: [
       "from pipecat.services.google.gemini_live.vertex.llm import GeminiLiveVertexLLMService",
     ],
     construct: `GeminiLiveVertexLLMService(
-    credentials=os.environ["GOOGLE_VERTEX_TEST_CREDENTIALS"],
+    credentials=os.environ["GOOGLE_CREDENTIALS"],
     project_id=os.environ["GOOGLE_CLOUD_PROJECT_ID"],
     location=os.environ["GOOGLE_CLOUD_LOCATION"],
     settings=GeminiLiveVertexLLMService.Settings(system_instruction=SYSTEM_INSTRUCTION),
@@ -71,7 +71,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "inworld_realtime",
     label: "Inworld Realtime",
     kind: "realtime",
-    extra: "inworld",
+    extras: ["inworld"],
     env: ["INWORLD_API_KEY"],
     imports: ["from pipecat.services.inworld.realtime.llm import InworldRealtimeLLMService"],
     construct: `InworldRealtimeLLMService(
@@ -84,7 +84,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "openai_realtime",
     label: "OpenAI Realtime",
     kind: "realtime",
-    extra: "openai",
+    extras: ["openai"],
     env: ["OPENAI_API_KEY"],
     imports: ["from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService"],
     construct: `OpenAIRealtimeLLMService(
@@ -97,7 +97,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "ultravox_realtime",
     label: "Ultravox",
     kind: "realtime",
-    extra: "ultravox",
+    extras: ["ultravox"],
     env: ["ULTRAVOX_API_KEY"],
     imports: [
       "from pipecat.services.ultravox.llm import OneShotInputParams, UltravoxRealtimeLLMService",
@@ -114,7 +114,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "xai_realtime",
     label: "xAI Grok Voice",
     kind: "realtime",
-    extra: "xai",
+    extras: ["xai"],
     env: ["XAI_API_KEY"],
     imports: ["from pipecat.services.xai.realtime.llm import GrokRealtimeLLMService"],
     construct: `GrokRealtimeLLMService(

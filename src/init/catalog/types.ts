@@ -8,8 +8,8 @@ export interface Service {
   /** What a person reads in a list, e.g. "Deepgram". */
   readonly label: string;
   readonly kind: ServiceKind;
-  /** The `pipecat-ai[...]` extra that installs this service's dependencies, or null when none exists. */
-  readonly extra: string | null;
+  /** The `pipecat-ai[...]` extras that install this service's dependencies; empty when none exists. */
+  readonly extras: readonly string[];
   /** Every environment variable the constructor reads, in the order it reads them. */
   readonly env: readonly string[];
   /** Python import lines the constructor needs, e.g. `from pipecat.services.deepgram.stt import DeepgramSTTService`. */

@@ -13,7 +13,7 @@ export const VIDEO_SERVICES: readonly Service[] = [
     id: "heygen_video",
     label: "HeyGen LiveAvatar",
     kind: "video",
-    extra: "heygen",
+    extras: ["heygen"],
     env: ["HEYGEN_LIVE_AVATAR_API_KEY"],
     imports: [
       "from pipecat.services.heygen.client import ServiceType",
@@ -31,7 +31,7 @@ export const VIDEO_SERVICES: readonly Service[] = [
     id: "simli_video",
     label: "Simli",
     kind: "video",
-    extra: "simli",
+    extras: ["simli"],
     env: ["SIMLI_API_KEY", "SIMLI_FACE_ID"],
     imports: ["from pipecat.services.simli.video import SimliVideoService"],
     construct: `SimliVideoService(
@@ -44,7 +44,7 @@ export const VIDEO_SERVICES: readonly Service[] = [
     id: "tavus_video",
     label: "Tavus",
     kind: "video",
-    extra: "tavus",
+    extras: ["tavus"],
     env: ["TAVUS_API_KEY", "TAVUS_REPLICA_ID"],
     imports: ["from pipecat.services.tavus.video import TavusVideoService"],
     construct: `TavusVideoService(

@@ -1,0 +1,212 @@
+/**
+ * The one catalog of what a project can be made of: bot types, transports, modes, clients and every
+ * AI service. It drives `--list-options`, validation, the templates and the wizard.
+ */
+import type { Service, ServiceKind } from "./catalog/types.ts";
+import { STT_SERVICES } from "./catalog/stt.ts";
+import { LLM_SERVICES } from "./catalog/llm.ts";
+import { TTS_SERVICES } from "./catalog/tts.ts";
+import { REALTIME_SERVICES } from "./catalog/realtime.ts";
+import { VIDEO_SERVICES } from "./catalog/video.ts";
+
+export type { Service, ServiceKind };
+
+export const BOT_TYPES = ["web", "telephony"] as const;
+export type BotType = (typeof BOT_TYPES)[number];
+
+export const MODES = ["cascade", "realtime"] as const;
+export type Mode = (typeof MODES)[number];
+
+export const CLIENT_FRAMEWORKS = ["uilib", "vanilla", "none"] as const;
+export type ClientFramework = (typeof CLIENT_FRAMEWORKS)[number];
+
+export const CLIENT_SERVERS = ["devserver_a", "devserver_b"] as const;
+export type ClientServer = (typeof CLIENT_SERVERS)[number];
+
+/** `--daily-pstn-mode` and `--twilio-daily-sip-mode` both take these. */
+export const CALL_DIRECTIONS = ["dial-in", "dial-out"] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+/** What a user may pass to `--transport`. The two call transports resolve to a `_dialin`/`_dialout` form. */
+export const TRANSPORT_CHOICES = [
+  "hosted",
+  "lightweb",
+  "carrier1",
+  "carrier2",
+  "carrier3",
+  "carrier4",
+  "hosted_pstn",
+  "carrier1_hosted_sip",
+] as const;
+
+/** A transport after resolution: what the dry-run prints and the templates consume. */
+export type TransportId =
+  | "hosted"
+  | "lightweb"
+  | "carrier1"
+  | "carrier2"
+  | "carrier3"
+  | "carrier4"
+  | "hosted_pstn_dialin"
+  | "hosted_pstn_dialout"
+  | "carrier1_hosted_sip_dialin"
+  | "carrier1_hosted_sip_dialout";
+
+export interface Transport {
+  readonly id: TransportId;
+  readonly label: string;
+  readonly group: BotType;
+  /** The `--transport` value this id comes from. */
+  readonly choice: (typeof TRANSPORT_CHOICES)[number];
+  /** Direction of a PSTN or SIP transport; null for the others. */
+  readonly direction: CallDirection | null;
+  /** The transport name Pipecat's development runner takes (`uv run bot.py -t <runner>`). */
+  readonly runner: "daily" | "webrtc" | "twilio" | "telnyx" | "plivo" | "exotel";
+  /** `pipecat-ai[...]` extras it needs. */
+  readonly extras: readonly string[];
+  /** Environment variables it needs, read by the bot or by Pipecat's runner. */
+  readonly env: readonly string[];
+}
+
+export const TRANSPORTS: readonly Transport[] = [
+  {
+    id: "hosted",
+    label: "Daily (WebRTC)",
+    group: "web",
+    choice: "hosted",
+    direction: null,
+    runner: "daily",
+    extras: ["daily"],
+    env: ["DAILY_API_KEY"],
+  },
+  {
+    id: "lightweb",
+    label: "SmallWebRTC (peer-to-peer WebRTC)",
+    group: "web",
+    choice: "lightweb",
+    direction: null,
+    runner: "webrtc",
+    extras: ["webrtc"],
+    env: [],
+  },
+  {
+    id: "carrier1",
+    label: "Twilio (media streams)",
+    group: "telephony",
+    choice: "carrier1",
+    direction: null,
+    runner: "twilio",
+    extras: ["websocket"],
+    env: ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"],
+  },
+  {
+    id: "carrier2",
+    label: "Telnyx (media streaming)",
+    group: "telephony",
+    choice: "carrier2",
+    direction: null,
+    runner: "telnyx",
+    extras: ["websocket"],
+    env: ["TELNYX_API_KEY"],
+  },
+  {
+    id: "carrier3",
+    label: "Plivo (audio streams)",
+    group: "telephony",
+    choice: "carrier3",
+    direction: null,
+    runner: "plivo",
+    extras: ["websocket"],
+    env: ["PLIVO_AUTH_ID", "PLIVO_AUTH_TOKEN"],
+  },
+  {
+    id: "carrier4",
+    label: "Exotel (voicebot applet)",
+    group: "telephony",
+    choice: "carrier4",
+    direction: null,
+    runner: "exotel",
+    extras: ["websocket"],
+    env: [],
+  },
+  {
+    id: "hosted_pstn_dialin",
+    label: "Daily PSTN dial-in",
+    group: "telephony",
+    choice: "hosted_pstn",
+    direction: "dial-in",
+    runner: "daily",
+    extras: ["daily"],
+    env: ["DAILY_API_KEY"],
+  },
+  {
+    id: "hosted_pstn_dialout",
+    label: "Daily PSTN dial-out",
+    group: "telephony",
+    choice: "hosted_pstn",
+    direction: "dial-out",
+    runner: "daily",
+    extras: ["daily"],
+    env: ["DAILY_API_KEY"],
+  },
+  {
+    id: "carrier1_hosted_sip_dialin",
+    label: "Twilio + Daily SIP dial-in",
+    group: "telephony",
+    choice: "carrier1_hosted_sip",
+    direction: "dial-in",
+    runner: "daily",
+    extras: ["daily"],
+    env: ["DAILY_API_KEY", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"],
+  },
+  {
+    id: "carrier1_hosted_sip_dialout",
+    label: "Twilio + Daily SIP dial-out",
+    group: "telephony",
+    choice: "carrier1_hosted_sip",
+    direction: "dial-out",
+    runner: "daily",
+    extras: ["daily"],
+    env: ["DAILY_API_KEY", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"],
+  },
+];
+
+export const SERVICES: readonly Service[] = [
+  ...STT_SERVICES,
+  ...LLM_SERVICES,
+  ...TTS_SERVICES,
+  ...REALTIME_SERVICES,
+  ...VIDEO_SERVICES,
+];
+
+const SERVICES_BY_ID = new Map(SERVICES.map((service) => [service.id, service]));
+const TRANSPORTS_BY_ID = new Map(TRANSPORTS.map((transport) => [transport.id, transport]));
+
+export function findService(id: string): Service | undefined {
+  return SERVICES_BY_ID.get(id);
+}
+
+export function findTransport(id: string): Transport | undefined {
+  return TRANSPORTS_BY_ID.get(id as TransportId);
+}
+
+export function serviceIds(kind: ServiceKind): string[] {
+  return SERVICES.filter((service) => service.kind === kind).map((service) => service.id);
+}
+
+export function transportIds(group: BotType): TransportId[] {
+  return TRANSPORTS.filter((transport) => transport.group === group).map((t) => t.id);
+}
+
+/** The `--list-options` document, in the shape of SPEC.md 4.2.5. */
+export function listOptions() {
+  return {
+    bot_type: [...BOT_TYPES],
+    transports: { web: transportIds("web"), telephony: transportIds("telephony") },
+    stt: serviceIds("stt"),
+    llm: serviceIds("llm"),
+    tts: serviceIds("tts"),
+    realtime: serviceIds("realtime"),
+    video: serviceIds("video"),
+  };
+}

@@ -1,0 +1,521 @@
+/**
+ * The scaffold configuration: where it comes from (a JSON file, then flags on top), and how it is
+ * resolved and validated. Validation collects every problem of a run so the user fixes them at once.
+ */
+import * as z from "zod/mini";
+import {
+  BOT_TYPES,
+  type BotType,
+  CALL_DIRECTIONS,
+  type CallDirection,
+  CLIENT_FRAMEWORKS,
+  CLIENT_SERVERS,
+  type ClientFramework,
+  type ClientServer,
+  findService,
+  findTransport,
+  type Mode,
+  MODES,
+  serviceIds,
+  type ServiceKind,
+  TRANSPORT_CHOICES,
+  type TransportId,
+  TRANSPORTS,
+} from "./catalog.ts";
+
+/** The resolved configuration. Key order is the order the dry-run prints; unused fields are null. */
+export interface ScaffoldConfig {
+  project_name: string;
+  bot_type: BotType;
+  transports: TransportId[];
+  mode: Mode;
+  stt_service: string | null;
+  llm_service: string | null;
+  tts_service: string | null;
+  realtime_service: string | null;
+  video_service: string | null;
+  client_framework: ClientFramework | null;
+  client_server: ClientServer | null;
+  daily_pstn_mode: CallDirection | null;
+  twilio_daily_sip_mode: CallDirection | null;
+  recording: boolean;
+  transcription: boolean;
+  video_input: boolean;
+  video_output: boolean;
+  deploy_to_cloud: boolean;
+  enable_denoise: boolean;
+  enable_observability: boolean;
+  eval: boolean;
+}
+
+export type ConfigKey = keyof ScaffoldConfig;
+
+/** The flag that sets each key. Error messages name both, so file and flag users alike can act. */
+export const FLAG_OF: Readonly<Record<ConfigKey, string>> = {
+  project_name: "--name",
+  bot_type: "--bot-type",
+  transports: "--transport",
+  mode: "--mode",
+  stt_service: "--stt",
+  llm_service: "--llm",
+  tts_service: "--tts",
+  realtime_service: "--realtime",
+  video_service: "--video",
+  client_framework: "--client-framework",
+  client_server: "--client-server",
+  daily_pstn_mode: "--daily-pstn-mode",
+  twilio_daily_sip_mode: "--twilio-daily-sip-mode",
+  recording: "--recording",
+  transcription: "--transcription",
+  video_input: "--video-input",
+  video_output: "--video-output",
+  deploy_to_cloud: "--deploy-to-cloud",
+  enable_denoise: "--enable-denoise",
+  enable_observability: "--observability",
+  eval: "--eval",
+};
+
+export const CONFIG_KEYS = Object.keys(FLAG_OF) as ConfigKey[];
+
+type InputValue<K extends ConfigKey> = ScaffoldConfig[K] extends boolean ? boolean
+  : K extends "transports" ? string[]
+  : string;
+
+/** What the user gave, from the file and the flags; absent keys were not given. */
+export type ScaffoldInput = { [K in ConfigKey]?: InputValue<K> };
+
+/** One thing wrong with the input, named by its flag (and config key). */
+export interface Problem {
+  /** The config key it concerns, when there is one. */
+  readonly key?: string;
+  /** What the user reads first: the flag and key, or the file and key. */
+  readonly field: string;
+  readonly message: string;
+}
+
+export function formatProblem(problem: Problem): string {
+  return `${problem.field}: ${problem.message}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The config file
+
+// `null` is accepted as "not set", so a dry-run's output can be fed back with --config.
+const text = z.optional(z.nullable(z.string()));
+const flag = z.optional(z.nullable(z.boolean()));
+const ConfigFile = z.strictObject({
+  project_name: text,
+  bot_type: text,
+  transports: z.optional(z.nullable(z.array(z.string()))),
+  mode: text,
+  stt_service: text,
+  llm_service: text,
+  tts_service: text,
+  realtime_service: text,
+  video_service: text,
+  client_framework: text,
+  client_server: text,
+  daily_pstn_mode: text,
+  twilio_daily_sip_mode: text,
+  recording: flag,
+  transcription: flag,
+  video_input: flag,
+  video_output: flag,
+  deploy_to_cloud: flag,
+  enable_denoise: flag,
+  enable_observability: flag,
+  eval: flag,
+});
+
+/**
+ * Parses a config file's text. Returns the input it gives, or every problem with it: not JSON,
+ * not an object, unknown keys, values of the wrong type.
+ */
+export function parseConfigFile(
+  source: string,
+  label: string,
+): { input: ScaffoldInput; problems: Problem[] } {
+  let data: unknown;
+  try {
+    data = JSON.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { input: {}, problems: [{ field: label, message: `not valid JSON (${reason})` }] };
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return {
+      input: {},
+      problems: [{
+        field: label,
+        message: `must be a JSON object of settings, got ${kindOf(data)}`,
+      }],
+    };
+  }
+  const result = z.safeParse(ConfigFile, data);
+  const problems: Problem[] = [];
+  const invalid = new Set<string>();
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) {
+          invalid.add(key);
+          problems.push({
+            key,
+            field: `${label}: "${key}"`,
+            message: `unknown key; the keys are: ${CONFIG_KEYS.join(", ")}`,
+          });
+        }
+        continue;
+      }
+      const [key, index] = issue.path as [string, number | undefined];
+      invalid.add(key);
+      const value = index === undefined
+        ? (data as Record<string, unknown>)[key]
+        : (data as Record<string, unknown[]>)[key][index];
+      const where = index === undefined ? `"${key}"` : `"${key}"[${index}]`;
+      problems.push({
+        key,
+        field: `${label}: ${where}`,
+        message: `expected ${expectedKind(key, index)}, got ${kindOf(value)}`,
+      });
+    }
+  }
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (!invalid.has(key) && value !== null && value !== undefined) input[key] = value;
+  }
+  return { input: input as ScaffoldInput, problems };
+}
+
+const BOOLEAN_KEYS = new Set<string>([
+  "recording",
+  "transcription",
+  "video_input",
+  "video_output",
+  "deploy_to_cloud",
+  "enable_denoise",
+  "enable_observability",
+  "eval",
+]);
+
+function expectedKind(key: string, index: number | undefined): string {
+  if (key === "transports") return index === undefined ? "an array of strings" : "a string";
+  return BOOLEAN_KEYS.has(key) ? "true or false" : "a string";
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution and validation
+
+/** Lower-case letters and digits, joined by `.`, `_` or `-`: what both Python packaging and container image names accept. */
+const PROJECT_NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+/** So that the secret set `<name>-secrets` stays within the 63-character limit of set names. */
+export const PROJECT_NAME_MAX = 55;
+
+export function projectNameProblem(name: string): string | undefined {
+  if (name.length > PROJECT_NAME_MAX) {
+    return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}`;
+  }
+  if (!PROJECT_NAME.test(name)) {
+    return `"${name}" is not a valid project name: use lower-case letters and digits, joined by single "-", "_" or "." (Python packages and container images accept these), e.g. "my-voice-bot"`;
+  }
+  return undefined;
+}
+
+function oneOf(values: readonly string[]): string {
+  return `one of: ${values.join(", ")}`;
+}
+
+const KIND_LABEL: Record<ServiceKind, string> = {
+  stt: "speech-to-text",
+  llm: "language-model",
+  tts: "text-to-speech",
+  realtime: "realtime",
+  video: "video",
+};
+
+/**
+ * Resolves the input into a complete configuration, or returns every problem found.
+ * `defaultName` is the target directory's name, used when no project name is given.
+ */
+export function resolveConfig(
+  input: ScaffoldInput,
+  defaultName: string,
+): { config: ScaffoldConfig; problems: [] } | { config: undefined; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const problem = (key: ConfigKey, message: string) =>
+    problems.push({ key, field: fieldName(key), message });
+  const absent = (key: ConfigKey) => input[key] === undefined;
+
+  // Project name.
+  const projectName = input.project_name ?? defaultName;
+  const nameProblem = projectNameProblem(projectName);
+  if (nameProblem) {
+    problem(
+      "project_name",
+      absent("project_name")
+        ? `${nameProblem}. It was taken from the directory name; pass --name to choose one`
+        : nameProblem,
+    );
+  }
+
+  // Transports, with the PSTN and SIP directions folded in.
+  const pstnMode = checkedChoice(input, "daily_pstn_mode", CALL_DIRECTIONS, problem);
+  const sipMode = checkedChoice(input, "twilio_daily_sip_mode", CALL_DIRECTIONS, problem);
+  const transports: TransportId[] = [];
+  const directions = { hosted_pstn: new Set<string>(), carrier1_hosted_sip: new Set<string>() };
+  const given = input.transports ?? [];
+  if (given.length === 0) {
+    problem("transports", `required; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
+  }
+  for (const value of given) {
+    const resolved = resolveTransport(value, pstnMode, sipMode);
+    if (resolved === "unknown") {
+      problem("transports", `unknown transport "${value}"; ${oneOf(TRANSPORT_CHOICES)}`);
+    } else if (resolved === "needs-pstn-mode") {
+      problem(
+        "daily_pstn_mode",
+        `required with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`,
+      );
+    } else if (resolved === "needs-sip-mode") {
+      problem(
+        "twilio_daily_sip_mode",
+        `required with transport carrier1_hosted_sip; ${oneOf(CALL_DIRECTIONS)}`,
+      );
+    } else if (!transports.includes(resolved)) {
+      transports.push(resolved);
+      const transport = findTransport(resolved)!;
+      if (transport.direction && transport.choice in directions) {
+        directions[transport.choice as keyof typeof directions].add(transport.direction);
+      }
+    }
+  }
+  for (const [choice, set] of Object.entries(directions)) {
+    if (set.size > 1) {
+      problem("transports", `${choice} is either dial-in or dial-out in one project, not both`);
+    }
+  }
+  const hasChoice = (choice: string) =>
+    transports.some((id) => findTransport(id)!.choice === choice) ||
+    given.includes(choice);
+  if (!absent("daily_pstn_mode") && !hasChoice("hosted_pstn")) {
+    problem("daily_pstn_mode", "only with transport hosted_pstn (add -t hosted_pstn)");
+  }
+  if (!absent("twilio_daily_sip_mode") && !hasChoice("carrier1_hosted_sip")) {
+    problem(
+      "twilio_daily_sip_mode",
+      "only with transport carrier1_hosted_sip (add -t carrier1_hosted_sip)",
+    );
+  }
+  const pstnDirection = directionOf(transports, "hosted_pstn");
+  const sipDirection = directionOf(transports, "carrier1_hosted_sip");
+  if (pstnMode && pstnDirection && pstnMode !== pstnDirection) {
+    problem(
+      "daily_pstn_mode",
+      `"${pstnMode}" contradicts transport hosted_pstn_${compact(pstnDirection)}`,
+    );
+  }
+  if (sipMode && sipDirection && sipMode !== sipDirection) {
+    problem(
+      "twilio_daily_sip_mode",
+      `"${sipMode}" contradicts transport carrier1_hosted_sip_${compact(sipDirection)}`,
+    );
+  }
+
+  // Bot type: given, or inferred from the transports.
+  const telephonyTransports = transports.filter((id) => findTransport(id)!.group === "telephony");
+  let botType = checkedChoice(input, "bot_type", BOT_TYPES, problem);
+  if (botType === "web" && telephonyTransports.length > 0) {
+    problem(
+      "bot_type",
+      `a web bot cannot use the telephony transport${plural(telephonyTransports)} ${
+        telephonyTransports.join(", ")
+      }; use --bot-type telephony, or leave it out to infer it`,
+    );
+  }
+  if (botType === "telephony" && transports.length > 0 && telephonyTransports.length === 0) {
+    problem(
+      "bot_type",
+      `a telephony bot needs a telephony transport; add one of: ${
+        TRANSPORT_CHOICES.filter((c) => !["hosted", "lightweb"].includes(c)).join(", ")
+      }`,
+    );
+  }
+  botType ??= telephonyTransports.length > 0 ? "telephony" : "web";
+  const web = botType === "web";
+
+  // Mode and the services it needs.
+  const mode = checkedChoice(input, "mode", MODES, problem);
+  if (absent("mode")) problem("mode", `required; ${oneOf(MODES)}`);
+  const services = {
+    stt_service: checkedService(input, "stt_service", "stt", problem),
+    llm_service: checkedService(input, "llm_service", "llm", problem),
+    tts_service: checkedService(input, "tts_service", "tts", problem),
+    realtime_service: checkedService(input, "realtime_service", "realtime", problem),
+    video_service: checkedService(input, "video_service", "video", problem),
+  };
+  const cascadeKeys = ["stt_service", "llm_service", "tts_service"] as const;
+  if (mode === "cascade") {
+    for (const key of cascadeKeys) {
+      if (absent(key)) {
+        problem(key, `required in cascade mode; ${oneOf(serviceIds(KIND[key]))}`);
+      }
+    }
+    if (!absent("realtime_service")) {
+      problem(
+        "realtime_service",
+        "only in realtime mode; cascade mode uses --stt, --llm and --tts",
+      );
+    }
+  } else if (mode === "realtime") {
+    if (absent("realtime_service")) {
+      problem("realtime_service", `required in realtime mode; ${oneOf(serviceIds("realtime"))}`);
+    }
+    for (const key of cascadeKeys) {
+      if (!absent(key)) {
+        problem(key, "only in cascade mode; realtime mode uses --realtime alone");
+      }
+    }
+  }
+
+  // Web-only options.
+  const webOnly = (key: ConfigKey, isSet: boolean) => {
+    if (!web && isSet) problem(key, "for web bots only; this is a telephony bot");
+  };
+  webOnly("video_service", !absent("video_service"));
+  webOnly("video_input", input.video_input === true);
+  webOnly("video_output", input.video_output === true);
+  const clientFramework = checkedChoice(input, "client_framework", CLIENT_FRAMEWORKS, problem);
+  webOnly("client_framework", clientFramework !== undefined && clientFramework !== "none");
+  const clientServer = checkedChoice(input, "client_server", CLIENT_SERVERS, problem);
+  if (!absent("client_server") && clientFramework !== "uilib") {
+    problem("client_server", `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`);
+  }
+  if (services.video_service && input.video_output === false) {
+    problem(
+      "video_output",
+      `--video ${services.video_service} renders video; drop --no-video-output`,
+    );
+  }
+
+  // Deployment.
+  const deployToCloud = input.deploy_to_cloud ?? true;
+  if (input.enable_denoise && !deployToCloud) {
+    problem("enable_denoise", "needs cloud deployment; drop --no-deploy-to-cloud");
+  }
+
+  if (problems.length > 0 || !mode) return { config: undefined, problems };
+
+  const cascade = mode === "cascade";
+  return {
+    config: {
+      project_name: projectName,
+      bot_type: botType,
+      transports,
+      mode,
+      stt_service: cascade ? services.stt_service ?? null : null,
+      llm_service: cascade ? services.llm_service ?? null : null,
+      tts_service: cascade ? services.tts_service ?? null : null,
+      realtime_service: cascade ? null : services.realtime_service ?? null,
+      video_service: web ? services.video_service ?? null : null,
+      client_framework: web ? clientFramework ?? "none" : null,
+      client_server: clientFramework === "uilib" ? clientServer ?? "devserver_a" : null,
+      daily_pstn_mode: pstnDirection,
+      twilio_daily_sip_mode: sipDirection,
+      recording: input.recording ?? false,
+      transcription: input.transcription ?? false,
+      video_input: web && (input.video_input ?? false),
+      video_output: web && (input.video_output ?? services.video_service !== undefined),
+      deploy_to_cloud: deployToCloud,
+      enable_denoise: input.enable_denoise ?? false,
+      enable_observability: input.enable_observability ?? false,
+      eval: input.eval ?? false,
+    },
+    problems: [],
+  };
+}
+
+const KIND: Record<"stt_service" | "llm_service" | "tts_service", ServiceKind> = {
+  stt_service: "stt",
+  llm_service: "llm",
+  tts_service: "tts",
+};
+
+function fieldName(key: ConfigKey): string {
+  return `${FLAG_OF[key]} (${key})`;
+}
+
+function plural(items: readonly unknown[]): string {
+  return items.length === 1 ? "" : "s";
+}
+
+function compact(direction: CallDirection): string {
+  return direction.replace("-", "");
+}
+
+type Report = (key: ConfigKey, message: string) => void;
+
+/** The value of a choice key when it is valid; an invalid one is reported and comes back undefined. */
+function checkedChoice<T extends string>(
+  input: ScaffoldInput,
+  key: ConfigKey,
+  choices: readonly T[],
+  problem: Report,
+): T | undefined {
+  const value = input[key];
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && (choices as readonly string[]).includes(value)) {
+    return value as T;
+  }
+  problem(key, `invalid value "${value}"; ${oneOf(choices)}`);
+  return undefined;
+}
+
+function checkedService(
+  input: ScaffoldInput,
+  key: ConfigKey,
+  kind: ServiceKind,
+  problem: Report,
+): string | undefined {
+  const id = input[key];
+  if (typeof id !== "string") return undefined;
+  const service = findService(id);
+  if (service?.kind === kind) return id;
+  const what = service
+    ? `"${id}" is a ${KIND_LABEL[service.kind]} service, not a ${KIND_LABEL[kind]} one`
+    : `unknown ${KIND_LABEL[kind]} service "${id}"`;
+  problem(key, `${what}; ${oneOf(serviceIds(kind))}`);
+  return undefined;
+}
+
+type TransportResolution = TransportId | "unknown" | "needs-pstn-mode" | "needs-sip-mode";
+
+function resolveTransport(
+  value: string,
+  pstnMode: CallDirection | undefined,
+  sipMode: CallDirection | undefined,
+): TransportResolution {
+  if (value === "hosted_pstn") {
+    return pstnMode ? `hosted_pstn_${compact(pstnMode)}` as TransportId : "needs-pstn-mode";
+  }
+  if (value === "carrier1_hosted_sip") {
+    return sipMode ? `carrier1_hosted_sip_${compact(sipMode)}` as TransportId : "needs-sip-mode";
+  }
+  // The resolved forms are accepted too, so a dry-run's output can be fed back as a config file.
+  return TRANSPORTS.some((t) => t.id === value) ? value as TransportId : "unknown";
+}
+
+function directionOf(transports: readonly TransportId[], choice: string): CallDirection | null {
+  for (const id of transports) {
+    const transport = findTransport(id)!;
+    if (transport.choice === choice) return transport.direction;
+  }
+  return null;
+}

@@ -1,0 +1,194 @@
+/**
+ * `voicebot init`, the core: decide the path (coding agent, scaffold, quickstart), resolve and
+ * validate the configuration, plan the files, refuse on conflicts, then write all or nothing.
+ */
+import { basename, resolve } from "pathe";
+import { ConflictError, UsageError } from "../cli/errors.ts";
+import {
+  type ConfigKey,
+  FLAG_OF,
+  formatProblem,
+  parseConfigFile,
+  type Problem,
+  resolveConfig,
+  type ScaffoldConfig,
+  type ScaffoldInput,
+} from "./config.ts";
+import { type KeptGuide, sortGuides } from "./guides.ts";
+import { planGuides, planProject } from "./project.ts";
+import { findConflicts, type PlannedFile, writeAll } from "./writer.ts";
+
+export const QUICKSTART_DIR = "voicebot-quickstart";
+
+/** The quickstart preset (SPEC.md 4.2.4): two web transports, one service of each cascade kind. */
+export const QUICKSTART: ScaffoldInput = {
+  project_name: QUICKSTART_DIR,
+  transports: ["lightweb", "hosted"],
+  mode: "cascade",
+  stt_service: "deepgram_stt",
+  llm_service: "openai_llm",
+  tts_service: "cartesia_tts",
+  deploy_to_cloud: true,
+};
+
+export interface InitRequest {
+  readonly cwd: string;
+  /** TARGET_DIR as given, if any. */
+  readonly dir?: string;
+  /** The scaffold options given as flags; keys that were not given are absent. */
+  readonly flags: ScaffoldInput;
+  readonly configPath?: string;
+  readonly dryRun: boolean;
+  readonly overwriteGuide: boolean;
+}
+
+export type InitResult =
+  | {
+    readonly kind: "dry-run";
+    readonly root: string;
+    readonly config: ScaffoldConfig;
+    readonly files: readonly string[];
+    readonly kept: readonly KeptGuide[];
+    readonly ignored: readonly string[];
+  }
+  | {
+    readonly kind: "written";
+    readonly root: string;
+    /** Null on the coding-agent path, which writes only guides. */
+    readonly config: ScaffoldConfig | null;
+    readonly written: readonly string[];
+    readonly kept: readonly KeptGuide[];
+    readonly ignored: readonly string[];
+  };
+
+export async function initProject(request: InitRequest): Promise<InitResult> {
+  const quickstart = request.dir === "quickstart";
+  const scaffold = quickstart || request.configPath !== undefined ||
+    Object.keys(request.flags).length > 0;
+  if (!scaffold) return await writeGuideProject(request);
+
+  const root = resolve(request.cwd, quickstart ? QUICKSTART_DIR : request.dir ?? ".");
+  const { config, ignored } = quickstart
+    ? {
+      config: resolveOrThrow(QUICKSTART, [], QUICKSTART_DIR),
+      ignored: ignoredByQuickstart(request),
+    }
+    : { config: await configFromRequest(request, basename(root)), ignored: [] };
+  const plan = planProject(config);
+  const guides = await sortGuides(root, plan.guides, request.overwriteGuide);
+  const files = [...plan.files, ...guides.write];
+  if (request.dryRun) {
+    return { kind: "dry-run", root, config, files: paths(files), kept: guides.kept, ignored };
+  }
+  await refuseConflicts(root, plan.files);
+  await writeAll(root, files);
+  return { kind: "written", root, config, written: paths(files), kept: guides.kept, ignored };
+}
+
+/** The coding-agent path: a directory with the guides, for an agent to build the bot from. */
+async function writeGuideProject(request: InitRequest): Promise<InitResult> {
+  if (request.dir === undefined) {
+    throw new UsageError("no target directory.", {
+      hint:
+        "name one (`voicebot init my-bot`), or pass scaffold options to generate a bot in place (`voicebot init --help`).",
+    });
+  }
+  if (request.dryRun) {
+    throw new UsageError("--dry-run shows the configuration of a scaffolded bot.", {
+      hint: "add scaffold options or --config, or try `voicebot init quickstart --dry-run`.",
+    });
+  }
+  const root = resolve(request.cwd, request.dir);
+  await refuseConflicts(root, []);
+  const guides = await sortGuides(root, planGuides(basename(root)), request.overwriteGuide);
+  await writeAll(root, guides.write);
+  return {
+    kind: "written",
+    root,
+    config: null,
+    written: paths(guides.write),
+    kept: guides.kept,
+    ignored: [],
+  };
+}
+
+async function configFromRequest(request: InitRequest, dirName: string): Promise<ScaffoldConfig> {
+  let fileInput: ScaffoldInput = {};
+  let fileProblems: Problem[] = [];
+  if (request.configPath !== undefined) {
+    const path = resolve(request.cwd, request.configPath);
+    const parsed = parseConfigFile(
+      await readConfigFile(path, request.configPath),
+      request.configPath,
+    );
+    fileInput = parsed.input;
+    fileProblems = parsed.problems;
+  }
+  // Flags override the file, key by key.
+  return resolveOrThrow({ ...fileInput, ...request.flags }, fileProblems, dirName);
+}
+
+function resolveOrThrow(
+  input: ScaffoldInput,
+  earlier: readonly Problem[],
+  dirName: string,
+): ScaffoldConfig {
+  const { config, problems } = resolveConfig(input, dirName);
+  // A key the file gave with the wrong type was dropped: don't report it missing as well.
+  const reported = new Set(earlier.map((p) => p.key).filter(Boolean));
+  const all = [...earlier, ...problems.filter((p) => !reported.has(p.key))];
+  if (all.length > 0 || !config) {
+    throw new UsageError(
+      all.length === 1
+        ? "invalid option; nothing was written."
+        : `${all.length} invalid options; nothing was written.`,
+      {
+        problems: all.map(formatProblem),
+        hint: "`voicebot init --list-options` lists every transport and service.",
+      },
+    );
+  }
+  return config;
+}
+
+async function readConfigFile(path: string, given: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`--config: no file at ${given}.`);
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new UsageError(`--config: ${given} is a directory, not a JSON file.`);
+    }
+    throw error;
+  }
+}
+
+function ignoredByQuickstart(request: InitRequest): string[] {
+  const flags = (Object.keys(request.flags) as ConfigKey[]).map((key) => FLAG_OF[key]);
+  return request.configPath === undefined ? flags : [...flags, "--config"];
+}
+
+async function refuseConflicts(root: string, files: readonly PlannedFile[]) {
+  const info = await Deno.stat(root).catch(() => null);
+  if (info && !info.isDirectory) {
+    throw new ConflictError(`${root} is a file, not a directory; nothing was written.`);
+  }
+  const conflicts = await findConflicts(root, files);
+  if (conflicts.length > 0) {
+    throw new ConflictError(
+      `${conflicts.length} file${conflicts.length === 1 ? "" : "s"} already exist${
+        conflicts.length === 1 ? "s" : ""
+      } in ${root}; nothing was written.`,
+      {
+        problems: conflicts,
+        hint: "move them out of the way, or choose an empty directory.",
+      },
+    );
+  }
+}
+
+function paths(files: readonly PlannedFile[]): string[] {
+  return files.map((file) => file.path).sort();
+}

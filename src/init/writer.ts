@@ -1,0 +1,135 @@
+/**
+ * Writes a project all or nothing. Files are staged in a hidden directory inside the target (same
+ * file system, so renames are atomic), then renamed into place; if anything fails, every file put
+ * in place is removed or restored and every directory created is removed again.
+ */
+import { dirname, join, relative } from "pathe";
+
+export interface PlannedFile {
+  /** Relative to the project root, with `/` separators. */
+  readonly path: string;
+  readonly content: string;
+}
+
+/** The file-system calls the writer makes; tests swap in one that fails part-way. */
+export interface WriterFs {
+  mkdir(path: string): Promise<void>;
+  writeTextFile(path: string, content: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  readTextFile(path: string): Promise<string>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  exists(path: string): Promise<boolean>;
+}
+
+export const denoFs: WriterFs = {
+  mkdir: (path) => Deno.mkdir(path),
+  writeTextFile: (path, content) => Deno.writeTextFile(path, content),
+  rename: (from, to) => Deno.rename(from, to),
+  readTextFile: (path) => Deno.readTextFile(path),
+  remove: (path, options) => Deno.remove(path, options),
+  exists: (path) => pathExists(path),
+};
+
+/**
+ * The paths among `files` that already exist under `root`, or that cannot be created because a
+ * parent on the way is a file. Returned relative to `root`.
+ */
+export async function findConflicts(
+  root: string,
+  files: readonly PlannedFile[],
+): Promise<string[]> {
+  const conflicts: string[] = [];
+  for (const file of files) {
+    const target = join(root, file.path);
+    if (await pathExists(target)) {
+      conflicts.push(file.path);
+      continue;
+    }
+    for (let dir = dirname(target); dir.length > root.length; dir = dirname(dir)) {
+      const info = await statOrNull(dir);
+      if (info && !info.isDirectory) {
+        conflicts.push(`${file.path} (${relative(root, dir)} is a file)`);
+        break;
+      }
+    }
+  }
+  return conflicts;
+}
+
+/** Writes every file under `root`, replacing any that exist, or leaves `root` as it was. */
+export async function writeAll(
+  root: string,
+  files: readonly PlannedFile[],
+  fs: WriterFs = denoFs,
+): Promise<void> {
+  const createdDirs: string[] = [];
+  const placed: { target: string; previous: string | null }[] = [];
+  const staging = join(root, `.voicebot-init-${crypto.randomUUID().slice(0, 8)}`);
+
+  const ensureDir = async (dir: string) => {
+    const missing: string[] = [];
+    for (let d = dir; !(await fs.exists(d)); d = dirname(d)) {
+      missing.unshift(d);
+      if (dirname(d) === d) break;
+    }
+    for (const d of missing) {
+      await fs.mkdir(d);
+      createdDirs.push(d);
+    }
+  };
+
+  try {
+    await ensureDir(root);
+    await fs.mkdir(staging);
+    for (const [index, file] of files.entries()) {
+      await fs.writeTextFile(join(staging, String(index)), file.content);
+    }
+    for (const [index, file] of files.entries()) {
+      const target = join(root, file.path);
+      await ensureDir(dirname(target));
+      const previous = (await fs.exists(target)) ? await fs.readTextFile(target) : null;
+      await fs.rename(join(staging, String(index)), target);
+      placed.push({ target, previous });
+    }
+    await fs.remove(staging, { recursive: true });
+  } catch (error) {
+    await rollBack(fs, staging, placed, createdDirs);
+    throw error;
+  }
+}
+
+async function rollBack(
+  fs: WriterFs,
+  staging: string,
+  placed: readonly { target: string; previous: string | null }[],
+  createdDirs: readonly string[],
+) {
+  // Best effort: each step is tried even when an earlier one fails.
+  const attempt = async (step: () => Promise<void>) => {
+    try {
+      await step();
+    } catch {
+      // Nothing more can be done about this path; go on restoring the others.
+    }
+  };
+  for (const { target, previous } of [...placed].reverse()) {
+    await attempt(() => previous === null ? fs.remove(target) : fs.writeTextFile(target, previous));
+  }
+  await attempt(() => fs.remove(staging, { recursive: true }));
+  for (const dir of [...createdDirs].reverse()) await attempt(() => fs.remove(dir));
+}
+
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  return (await statOrNull(path)) !== null;
+}
