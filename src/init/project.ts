@@ -3,6 +3,7 @@
  * templates with one view computed here from the configuration and the catalog.
  */
 import { VERSION } from "../version.ts";
+import { clientFolder, clientView } from "./client.ts";
 import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
 import type { ScaffoldConfig } from "./config.ts";
 import { stamp } from "./guides.ts";
@@ -106,11 +107,7 @@ export function projectView(config: ScaffoldConfig) {
     has,
     extras: pipecatExtras(config).join(","),
     env_groups: envGroups(config),
-    client: config.client_framework !== null && config.client_framework !== "none",
-    client_vanilla: config.client_framework === "vanilla",
-    client_uilib: config.client_framework === "uilib",
-    client_vite: config.client_framework === "vanilla" || config.client_server === "devserver_a",
-    client_next: config.client_server === "devserver_b",
+    ...clientView(config),
   };
 }
 
@@ -122,12 +119,6 @@ function renderFolder(prefix: string, destination: string, view: object): Planne
     path: outputPath(name, prefix, destination),
     content: render(name, view),
   }));
-}
-
-function clientFolder(config: ScaffoldConfig): string | null {
-  if (config.client_framework === "vanilla") return "client/vanilla/";
-  if (config.client_framework !== "uilib") return null;
-  return config.client_server === "devserver_b" ? "client/uilib-next/" : "client/uilib-vite/";
 }
 
 /** Every file of a scaffolded project. Guide files are returned apart: they are never clobbered. */
