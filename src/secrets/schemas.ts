@@ -1,0 +1,171 @@
+/**
+ * The secrets API's wire schemas: one description of every request and response body, shared
+ * by the server (which validates with them and builds its OpenAPI document from them) and the
+ * `voicebot cloud secrets` client (which parses responses with them).
+ *
+ * Classic `zod` only, no hono: the client imports this module too. `.meta({ id })` names a
+ * schema in the OpenAPI document's `components.schemas`.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1). Secret sets and image pull secrets alike. */
+export const SET_NAME_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
+/** An environment-variable name of at most 128 characters. */
+export const KEY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** Region codes: lower-case letters, digits and hyphens. */
+export const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
+
+export const SetName = z
+  .string()
+  .regex(SET_NAME_PATTERN, "must be 1 to 63 letters, digits or hyphens")
+  .meta({
+    description: "Letters, digits and hyphens, 1 to 63 characters.",
+    example: "my-bot-secrets",
+  });
+
+export const KeyName = z
+  .string()
+  .regex(KEY_NAME_PATTERN, "must match [A-Za-z_][A-Za-z0-9_]* and be at most 128 characters")
+  // JSON objects would silently lose this one key on the way through any JS object.
+  .refine((key) => key !== "__proto__", "is reserved")
+  .meta({
+    description: "An environment-variable name, at most 128 characters.",
+    example: "OPENAI_API_KEY",
+  });
+
+export const Region = z
+  .string()
+  .regex(REGION_PATTERN, "must be a region code such as us-west")
+  .meta({
+    description: "A region code; `GET /regions` lists the organization's regions.",
+    example: "us-west",
+  });
+
+export const SetType = z.enum(["secret", "imagePullSecret"]).meta({
+  description: "`secret` for a key/value set, `imagePullSecret` for registry credentials.",
+});
+export type SetType = z.infer<typeof SetType>;
+
+export const SetStatus = z.enum(["pending", "ready", "failed"]).meta({
+  description: "pending: provisioning in flight; ready: can be bound to a deployment; " +
+    "failed: provisioning could not complete, see errorMessage.",
+});
+export type SetStatus = z.infer<typeof SetStatus>;
+
+/** SPEC 2.1: every field is optional on the wire, though this server always sends the first four. */
+export const SecretSetSummary = z
+  .object({
+    name: z.string().optional(),
+    type: SetType.optional(),
+    region: z.string().optional(),
+    status: SetStatus.optional(),
+    errorMessage: z.string().optional().meta({
+      description: "Customer-facing message; present only when status is failed.",
+    }),
+  })
+  .meta({ id: "SecretSetSummary" });
+export type SecretSetSummary = z.infer<typeof SecretSetSummary>;
+
+export const ListSecretSetsResponse = z
+  .object({ sets: z.array(SecretSetSummary) })
+  .meta({ id: "ListSecretSetsResponse" });
+export type ListSecretSetsResponse = z.infer<typeof ListSecretSetsResponse>;
+
+export const SecretSetDetail = SecretSetSummary.extend({
+  keys: z.array(z.string()).meta({
+    description: "Sorted key names; never values. Empty for an image pull secret.",
+  }),
+  host: z.string().optional().meta({ description: "Registry host; image pull secrets only." }),
+}).meta({ id: "SecretSetDetail" });
+export type SecretSetDetail = z.infer<typeof SecretSetDetail>;
+
+export const PutSecretsRequest = z
+  .strictObject({
+    type: z.literal("secret"),
+    region: Region.optional().meta({
+      description: "Defaults to the organization's default region.",
+    }),
+    secrets: z
+      .record(KeyName, z.string())
+      .refine((secrets) => Object.keys(secrets).length > 0, "must hold at least one key")
+      .meta({
+        description: "KEY: value pairs merged into the set (or replacing it, with replace).",
+      }),
+    replace: z.boolean().optional().meta({
+      description: "When true, the set's keys become exactly these; otherwise they are merged in.",
+    }),
+  })
+  .meta({ id: "PutSecretsRequest" });
+export type PutSecretsRequest = z.infer<typeof PutSecretsRequest>;
+
+export const PutImagePullSecretRequest = z
+  .strictObject({
+    type: z.literal("imagePullSecret"),
+    region: Region.optional().meta({
+      description: "Defaults to the organization's default region.",
+    }),
+    host: z.string().min(1).max(261).meta({
+      description: "Registry host, optionally with a port.",
+      example: "registry.example.com",
+    }),
+    credentials: z.string().min(1).meta({ description: "Base64 of `username:password`." }),
+  })
+  .meta({ id: "PutImagePullSecretRequest" });
+export type PutImagePullSecretRequest = z.infer<typeof PutImagePullSecretRequest>;
+
+export const PutSecretSetRequest = z
+  .discriminatedUnion("type", [PutSecretsRequest, PutImagePullSecretRequest])
+  .meta({ id: "PutSecretSetRequest" });
+export type PutSecretSetRequest = z.infer<typeof PutSecretSetRequest>;
+
+export const PutSecretSetResponse = z
+  .object({
+    set: SecretSetSummary,
+    created: z.array(z.string()).meta({
+      description: "Keys that did not exist before this write.",
+    }),
+    updated: z.array(z.string()).meta({ description: "Keys whose values this write replaced." }),
+  })
+  .meta({ id: "PutSecretSetResponse" });
+export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;
+
+export const DeleteKeyResponse = z
+  .object({ set: SecretSetSummary })
+  .meta({ id: "DeleteKeyResponse" });
+export type DeleteKeyResponse = z.infer<typeof DeleteKeyResponse>;
+
+export const RegionsResponse = z
+  .object({
+    regions: z.array(z.object({ code: z.string(), name: z.string() })),
+    default: z.string(),
+  })
+  .meta({ id: "RegionsResponse" });
+export type RegionsResponse = z.infer<typeof RegionsResponse>;
+
+export const ErrorCode = z.enum([
+  "VALIDATION_ERROR",
+  "UNAUTHORIZED",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "CONFLICT",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorDetail = z.object({ field: z.string(), message: z.string() });
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** SPEC 2.2. `code` is a string on the wire so that a client keeps working when codes are added. */
+export const ErrorResponse = z
+  .object({
+    error: z.string(),
+    code: z.string().meta({ description: "One of: " + ErrorCode.options.join(", ") }),
+    details: z.array(ErrorDetail).optional(),
+  })
+  .meta({ id: "ErrorResponse" });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;

@@ -1,0 +1,324 @@
+/**
+ * The secrets API as a fetch handler: `createApp(storage, options).fetch` is served by
+ * `Deno.serve`, and tests call `.request()` on it in process.
+ *
+ * Order of checks on a request: route (404, 405), API key (401), rate limit (429), body
+ * (415, 413, 400), parameters and body shape (400), then the operation (404, 409, 400, 413).
+ */
+import { type Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { matchedRoutes } from "hono/route";
+import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
+import {
+  type ErrorDetail,
+  type PutImagePullSecretRequest,
+  PutSecretSetRequest,
+  type PutSecretsRequest,
+  type RegionsResponse,
+} from "../secrets/schemas.ts";
+import { Authenticator } from "./auth.ts";
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_REGION,
+  DEFAULT_REGIONS,
+  type Limits,
+  type RateLimit,
+  regionInfo,
+} from "./config.ts";
+import { credentialsContext, redactApiKeys, valueContext, type Vault } from "./crypto.ts";
+import { ApiError, notFound, tooLarge, validationError } from "./errors.ts";
+import type { Logger } from "./log.ts";
+import { RateLimiter } from "./rate_limit.ts";
+import { issuesToDetails, readJsonBody, requestIdFor } from "./request.ts";
+import * as routes from "./routes.ts";
+import type { Storage, WriteOutcome, WriteRules } from "./storage/types.ts";
+
+export interface AppOptions {
+  vault: Vault;
+  /** Region codes offered to every organization; the first is the default unless `defaultRegion`. */
+  regions?: string[];
+  defaultRegion?: string;
+  limits?: Partial<Limits>;
+  /** Undefined: no rate limiting. */
+  rateLimit?: RateLimit;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+  logger: Logger;
+  /** Called after every successful write, to wake the provisioner. */
+  onWrite?: () => void;
+}
+
+type Env = { Variables: { requestId: string; orgId: string; jsonBody: unknown } };
+
+export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
+  const clock = options.clock ?? Date.now;
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const regionCodes = options.regions ?? DEFAULT_REGIONS;
+  const defaultRegion = options.defaultRegion ?? (options.regions?.[0] ?? DEFAULT_REGION);
+  if (!regionCodes.includes(defaultRegion)) {
+    throw new Error(
+      `the default region ${defaultRegion} is not one of the regions ${regionCodes.join(", ")}`,
+    );
+  }
+  const regionsBody: RegionsResponse = {
+    regions: regionCodes.map(regionInfo),
+    default: defaultRegion,
+  };
+  const { vault, logger } = options;
+  const authenticator = new Authenticator(storage, clock);
+  const limiter = options.rateLimit && new RateLimiter(options.rateLimit, clock);
+  const writeRules = (): WriteRules => ({ ...limits, defaultRegion, now: clock() });
+
+  /** A region the request names must be one of the organization's. */
+  const regionProblems = (region: unknown): ErrorDetail[] =>
+    typeof region === "string" && !regionCodes.includes(region)
+      ? [{ field: "region", message: `must be one of: ${regionCodes.join(", ")}` }]
+      : [];
+
+  /** On any 400, report every problem: the path's, the body's and the region's together. */
+  const reportAll: Hook<unknown, Env, string, unknown> = (result, c) => {
+    if (result.success) return;
+    const details = issuesToDetails(result.error.issues);
+    if (result.target === "param" && c.req.method === "PUT") {
+      const body = PutSecretSetRequest.safeParse(c.get("jsonBody"));
+      if (!body.success) details.push(...issuesToDetails(body.error.issues));
+    }
+    const body = c.get("jsonBody") as { region?: unknown } | undefined;
+    details.push(...regionProblems(body?.region));
+    throw validationError("The request is not valid.", details);
+  };
+
+  const authenticate = async (c: Context<Env>, next: () => Promise<void>) => {
+    const caller = await authenticator.authenticate(c.req.header("authorization"));
+    const waitSeconds = limiter?.take(caller.keyId) ?? 0;
+    if (waitSeconds > 0) {
+      throw new ApiError(
+        429,
+        "RATE_LIMITED",
+        `Too many requests for this API key; retry in ${waitSeconds} s.`,
+        undefined,
+        {
+          "Retry-After": String(waitSeconds),
+        },
+      );
+    }
+    c.set("orgId", caller.orgId);
+    await next();
+  };
+
+  const jsonBody = async (c: Context<Env>, next: () => Promise<void>) => {
+    const { text, value } = await readJsonBody(c.req.raw, limits.maxBodyBytes);
+    c.set("jsonBody", value);
+    // The route's zod validator reads the body from hono's cache instead of the spent stream.
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    await next();
+  };
+
+  const api = new OpenAPIHono<Env>({ defaultHook: reportAll });
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A private API key: `Authorization: Bearer vb_sk_...`.",
+  });
+
+  let openApiDocument: unknown;
+  api.openapi(routes.getOpenApiDocument, (c) => {
+    openApiDocument ??= api.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: { title: "voicebot secrets API", version: "1.0.0" },
+      servers: [{ url: "/v1" }],
+    });
+    return c.json(openApiDocument as Record<string, unknown>, 200);
+  });
+
+  // Everything under /v1 but the document needs a key, unknown paths included: without one,
+  // a caller learns nothing about the routes.
+  api.use("*", (c, next) => c.req.path === "/v1/openapi.json" ? next() : authenticate(c, next));
+  api.on("PUT", "/secrets/:name", jsonBody);
+
+  api.openapi(routes.listSecretSets, async (c) => {
+    return c.json({ sets: await storage.listSets(c.get("orgId")) }, 200);
+  });
+
+  api.openapi(routes.getSecretSet, async (c) => {
+    const { name } = c.req.valid("param");
+    const set = await storage.getSet(c.get("orgId"), name);
+    if (!set) throw notFound(`No set named "${name}".`);
+    return c.json(set, 200);
+  });
+
+  api.openapi(routes.putSecretSet, async (c) => {
+    const { name } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const problems = regionProblems(body.region);
+    if (problems.length) throw validationError("The request is not valid.", problems);
+    const orgId = c.get("orgId");
+    const outcome = body.type === "secret"
+      ? await putSecrets(orgId, name, body)
+      : await putImagePullSecret(orgId, name, body);
+    options.onWrite?.();
+    const { setCreated, ...response } = outcome;
+    return c.json(response, setCreated ? 201 : 200);
+  });
+
+  async function putSecrets(
+    orgId: string,
+    name: string,
+    body: PutSecretsRequest,
+  ): Promise<WriteOutcome> {
+    // Entries of the parsed JSON: zod's output object is built by assignment.
+    const entries = Object.entries(body.secrets);
+    const oversized = entries.filter(([, value]) => utf8Length(value) > limits.maxValueBytes);
+    if (oversized.length) {
+      throw tooLarge(
+        `A value is over ${limits.maxValueBytes} bytes.`,
+        oversized.map(([key]) => ({
+          field: `secrets.${key}`,
+          message: `is over ${limits.maxValueBytes} bytes`,
+        })),
+      );
+    }
+    const values = await Promise.all(
+      entries.map(async ([key, value]): Promise<[string, Uint8Array]> => [
+        key,
+        await vault.seal(value, valueContext(orgId, name, key)),
+      ]),
+    );
+    return await storage.putSecrets(
+      orgId,
+      { name, region: body.region, values, replace: body.replace ?? false },
+      writeRules(),
+    );
+  }
+
+  async function putImagePullSecret(
+    orgId: string,
+    name: string,
+    body: PutImagePullSecretRequest,
+  ): Promise<WriteOutcome> {
+    if (utf8Length(body.credentials) > limits.maxValueBytes) {
+      throw tooLarge(`The credentials are over ${limits.maxValueBytes} bytes.`, [
+        { field: "credentials", message: `is over ${limits.maxValueBytes} bytes` },
+      ]);
+    }
+    const credentials = await vault.seal(body.credentials, credentialsContext(orgId, name));
+    return await storage.putImagePullSecret(
+      orgId,
+      { name, region: body.region, host: body.host, credentials },
+      writeRules(),
+    );
+  }
+
+  api.openapi(routes.deleteSecretSetKey, async (c) => {
+    const { name, key } = c.req.valid("param");
+    const set = await storage.deleteKey(c.get("orgId"), name, key, clock());
+    options.onWrite?.();
+    return c.json({ set }, 200);
+  });
+
+  api.openapi(routes.deleteSecretSet, async (c) => {
+    const { name } = c.req.valid("param");
+    if (!(await storage.deleteSet(c.get("orgId"), name))) throw notFound(`No set named "${name}".`);
+    return c.body(null, 204);
+  });
+
+  api.openapi(routes.listRegions, (c) => c.json(regionsBody, 200));
+
+  const app = new Hono<Env>();
+
+  // Outermost: every response, errors and 404s included, carries the request id and is logged.
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    const requestId = requestIdFor(c.req.header("x-request-id"));
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set("X-Request-Id", requestId);
+    const route = matchedRoutes(c).findLast((matched) => !matched.path.endsWith("*"))?.path;
+    logger({
+      level: "info",
+      msg: "request",
+      method: c.req.method,
+      // The route's template when one matched; otherwise the path, which a caller controls.
+      path: route ?? redactApiKeys(c.req.path).slice(0, 256),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      requestId,
+      orgId: c.get("orgId"),
+    });
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.route("/v1", api);
+
+  const knownPaths = [
+    ...routes.ROUTES.map((route) => ({
+      pattern: pathPattern(`/v1${route.path}`),
+      method: route.method.toUpperCase(),
+    })),
+    { pattern: /^\/healthz$/, method: "GET" },
+  ];
+  app.notFound((c) => {
+    const allowed = knownPaths.filter(({ pattern }) => pattern.test(c.req.path)).map(({ method }) =>
+      method
+    );
+    if (allowed.length) {
+      if (allowed.includes("GET")) allowed.push("HEAD");
+      throw new ApiError(
+        405,
+        "METHOD_NOT_ALLOWED",
+        `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+        undefined,
+        {
+          Allow: allowed.join(", "),
+        },
+      );
+    }
+    throw notFound(`No route ${c.req.method} ${redactApiKeys(c.req.path).slice(0, 256)}.`);
+  });
+
+  app.onError((error, c) => {
+    const apiError = toApiError(error);
+    if (apiError.status === 500) {
+      // Name and message only: no stack, and nothing from the request.
+      logger({
+        level: "error",
+        msg: "unexpected error",
+        requestId: c.get("requestId"),
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+    }
+    return c.json(apiError.toBody(), apiError.status, apiError.headers);
+  });
+
+  return app;
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    // hono's own: malformed JSON from its validator, a media type its gate refused.
+    if (error.status === 415) {
+      return new ApiError(
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        "The request body must be `application/json`.",
+      );
+    }
+    if (error.status === 413) return tooLarge("The request body is too large.");
+    if (error.status < 500) {
+      return new ApiError(400, "VALIDATION_ERROR", "The request is not valid.");
+    }
+  }
+  return new ApiError(500, "INTERNAL_ERROR", "Internal server error.");
+}
+
+/** `/v1/secrets/{name}` as a pattern that matches one path segment per parameter. */
+function pathPattern(path: string): RegExp {
+  return new RegExp(`^${path.replaceAll(".", "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+}
+
+const encoder = new TextEncoder();
+
+function utf8Length(value: string): number {
+  return encoder.encode(value).length;
+}

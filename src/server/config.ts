@@ -1,0 +1,55 @@
+/** The server's tunables and their defaults, documented in docs/API.md. */
+
+export interface Limits {
+  /** Request body, in bytes, checked before the body is read whole. */
+  maxBodyBytes: number;
+  /** One secret value or one registry credential, in UTF-8 bytes. */
+  maxValueBytes: number;
+  maxKeysPerSet: number;
+  /** Secret sets and image pull secrets together. */
+  maxSetsPerOrganization: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBodyBytes: 1024 * 1024,
+  maxValueBytes: 64 * 1024,
+  maxKeysPerSet: 200,
+  maxSetsPerOrganization: 1000,
+};
+
+/** Token bucket per API key: `perSecond` tokens refill, up to `burst`. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 50, burst: 100 };
+
+export interface RegionInfo {
+  code: string;
+  name: string;
+}
+
+const REGION_NAMES: Record<string, string> = {
+  "us-west": "US West",
+  "us-east": "US East",
+  "eu-central": "EU Central",
+};
+
+export const DEFAULT_REGIONS = Object.keys(REGION_NAMES);
+export const DEFAULT_REGION = "us-west";
+
+/** A code we know gets its display name; any other is shown as itself. */
+export function regionInfo(code: string): RegionInfo {
+  return { code, name: REGION_NAMES[code] ?? code };
+}
+
+/** How the provisioner paces itself. */
+export interface ProvisionerOptions {
+  /** A write stays pending at least this long (milliseconds); tests make it long or zero. */
+  delayMs: number;
+  /** How often it looks for pending sets when no write has woken it. */
+  pollMs: number;
+}
+
+export const DEFAULT_PROVISIONER: ProvisionerOptions = { delayMs: 200, pollMs: 1000 };

@@ -1,0 +1,106 @@
+/**
+ * Encryption at rest and API keys.
+ *
+ * Values and registry credentials are sealed with AES-256-GCM under the master key, with a
+ * random 12-byte IV each, and bound to where they live (organization, set, key) as additional
+ * data: a ciphertext copied to another row does not decrypt. API keys are stored only as their
+ * SHA-256 hash, found by a short public id and compared in constant time.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+
+const FORMAT_VERSION = 1;
+const IV_BYTES = 12;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Seals and opens values under the master key. */
+export class Vault {
+  private constructor(private readonly key: CryptoKey) {}
+
+  /** `raw` must be exactly 32 bytes (AES-256). */
+  static async fromRawKey(raw: Uint8Array): Promise<Vault> {
+    if (raw.length !== 32) throw new Error(`master key must be 32 bytes, got ${raw.length}`);
+    const key = await crypto.subtle.importKey("raw", raw as BufferSource, "AES-GCM", false, [
+      "encrypt",
+      "decrypt",
+    ]);
+    return new Vault(key);
+  }
+
+  /** Layout: version byte, IV, ciphertext with its 16-byte tag. */
+  async seal(plaintext: string, context: string): Promise<Uint8Array> {
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const ciphertext = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+      this.key,
+      encoder.encode(plaintext),
+    );
+    const sealed = new Uint8Array(1 + IV_BYTES + ciphertext.byteLength);
+    sealed[0] = FORMAT_VERSION;
+    sealed.set(iv, 1);
+    sealed.set(new Uint8Array(ciphertext), 1 + IV_BYTES);
+    return sealed;
+  }
+
+  /** Throws when the key or the context is not the one the value was sealed with. */
+  async open(sealed: Uint8Array<ArrayBuffer>, context: string): Promise<string> {
+    if (sealed[0] !== FORMAT_VERSION) throw new Error("unknown ciphertext format");
+    const plaintext = await crypto.subtle.decrypt(
+      {
+        name: "AES-GCM",
+        iv: sealed.subarray(1, 1 + IV_BYTES),
+        additionalData: encoder.encode(context),
+      },
+      this.key,
+      sealed.subarray(1 + IV_BYTES),
+    );
+    return decoder.decode(plaintext);
+  }
+}
+
+/** Additional data for one value: names cannot contain ":" or "#", so contexts never collide. */
+export const valueContext = (orgId: string, setName: string, key: string) =>
+  `value:${orgId}:${setName}:${key}`;
+export const credentialsContext = (orgId: string, setName: string) =>
+  `credentials:${orgId}:${setName}`;
+/** A sealed constant stored in the database, to tell a wrong master key at start. */
+export const KEY_CHECK_CONTEXT = "key-check";
+export const KEY_CHECK_PLAINTEXT = "voicebot master key check";
+
+/** `vb_sk_<id>_<secret>`: the prefix makes a leaked key recognizable to secret scanners. */
+const API_KEY_PREFIX = "vb_sk_";
+const API_KEY_PATTERN = /^vb_sk_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
+
+export interface NewApiKey {
+  /** The private key, shown once and never stored. */
+  key: string;
+  /** Public, non-secret id: finds the hash without scanning. */
+  id: string;
+  hash: Uint8Array;
+}
+
+export function generateApiKey(): NewApiKey {
+  const id = crypto.getRandomValues(new Uint8Array(8)).toHex();
+  const secret = crypto.getRandomValues(new Uint8Array(32))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
+  const key = `${API_KEY_PREFIX}${id}_${secret}`;
+  return { key, id, hash: hashApiKey(key) };
+}
+
+/** The key's public id, or undefined when the string is not shaped like one of our keys. */
+export function apiKeyId(key: string): string | undefined {
+  return API_KEY_PATTERN.exec(key)?.[1];
+}
+
+export function hashApiKey(key: string): Uint8Array {
+  return createHash("sha256").update(key).digest();
+}
+
+export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Replaces anything shaped like an API key, for text that may reach a log. */
+export function redactApiKeys(text: string): string {
+  return text.replace(/vb_sk_[A-Za-z0-9_-]*/g, "vb_sk_[redacted]");
+}

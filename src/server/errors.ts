@@ -1,0 +1,32 @@
+/** The one error type routes and storage throw; app.ts turns it into an ErrorResponse. */
+import type { ErrorCode, ErrorDetail, ErrorResponse } from "../secrets/schemas.ts";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Sent with the response: Retry-After, WWW-Authenticate, Allow. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toBody(): ErrorResponse {
+    return this.details?.length
+      ? { error: this.message, code: this.code, details: this.details }
+      : { error: this.message, code: this.code };
+  }
+}
+
+export const validationError = (message: string, details: ErrorDetail[]) =>
+  new ApiError(400, "VALIDATION_ERROR", message, details);
+
+export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", message);
+
+export const conflict = (message: string) => new ApiError(409, "CONFLICT", message);
+
+export const tooLarge = (message: string, details?: ErrorDetail[]) =>
+  new ApiError(413, "PAYLOAD_TOO_LARGE", message, details);

@@ -1,0 +1,162 @@
+/**
+ * Moves written sets from `pending` to `ready` or `failed`.
+ *
+ * It works from the database alone, so it picks up at start whatever a crash left pending, and
+ * several server processes on one PostgreSQL database can run it side by side: a result is
+ * recorded only if the set's generation is still the one that was read, so a stale result never
+ * overwrites a newer write, and processing the same generation twice gives the same answer.
+ */
+import type { ProvisionerOptions } from "./config.ts";
+import { credentialsContext, type Vault } from "./crypto.ts";
+import type { Logger } from "./log.ts";
+import type { PendingSet, ProvisionResult, Storage } from "./storage/types.ts";
+
+const BATCH = 100;
+
+export class Provisioner {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerDue = Infinity;
+  private running: Promise<void> | undefined;
+  /** Set when a wake-up came during a round: another round follows at once. */
+  private wokenWhileRunning = false;
+  /** When the latest write becomes due; a round that ends before then comes back for it. */
+  private latestDue = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly vault: Vault,
+    private readonly options: ProvisionerOptions,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  start() {
+    this.schedule(0);
+  }
+
+  /** A write happened: look again once its delay has passed. */
+  notify() {
+    this.latestDue = this.clock() + this.options.delayMs + 1;
+    this.schedule(this.options.delayMs + 1);
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(inMs: number) {
+    if (this.stopped) return;
+    const due = this.clock() + inMs;
+    if (this.timer !== undefined && this.timerDue <= due) return;
+    clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      this.wake();
+    }, inMs);
+  }
+
+  private wake() {
+    if (this.running) {
+      this.wokenWhileRunning = true;
+      return;
+    }
+    this.wokenWhileRunning = false;
+    this.running = this.round().then((more) => {
+      this.running = undefined;
+      const untilDue = this.latestDue - this.clock();
+      const next = more || this.wokenWhileRunning
+        ? 0
+        : untilDue > 0
+        ? untilDue
+        : this.options.pollMs;
+      this.schedule(Math.min(next, this.options.pollMs));
+    });
+  }
+
+  /** One batch; true when there may be more waiting. */
+  private async round(): Promise<boolean> {
+    try {
+      const batch = await this.storage.pendingSets(this.clock() - this.options.delayMs, BATCH);
+      for (const set of batch) {
+        if (this.stopped) return false;
+        await this.storage.finishProvisioning(set, await this.provision(set));
+      }
+      return batch.length === BATCH;
+    } catch (error) {
+      // The database may be away for a moment; the next round tries again.
+      this.logger({ level: "warn", msg: "provisioning round failed", error: describe(error) });
+      return false;
+    }
+  }
+
+  /** Validates what can be validated here; the messages are shown to customers. */
+  private async provision(set: PendingSet): Promise<ProvisionResult> {
+    if (set.type !== "imagePullSecret") return { status: "ready" };
+    if (!isRegistryHost(set.host ?? "")) {
+      return {
+        status: "failed",
+        errorMessage:
+          `Registry host "${set.host}" is not a host name (for example registry.example.com or registry.example.com:5000).`,
+      };
+    }
+    let credentials: string;
+    try {
+      credentials = await this.vault.open(
+        set.credentials as Uint8Array<ArrayBuffer>,
+        credentialsContext(set.orgId, set.name),
+      );
+    } catch (error) {
+      this.logger({
+        level: "error",
+        msg: "stored credentials do not decrypt",
+        set: set.name,
+        error: describe(error),
+      });
+      return {
+        status: "failed",
+        errorMessage: "The stored credentials could not be read; set them again.",
+      };
+    }
+    if (!isEncodedUserPassword(credentials)) {
+      return {
+        status: "failed",
+        errorMessage: "The credentials are not base64 of username:password once decoded.",
+      };
+    }
+    return { status: "ready" };
+  }
+}
+
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** `host[:port]`, as a registry is named in an image reference: DNS labels or an IPv4 address. */
+export function isRegistryHost(value: string): boolean {
+  const match = /^([^:/]+)(?::(\d{1,5}))?$/.exec(value);
+  if (!match) return false;
+  const [, host, port] = match;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  return host.length <= 253 && host.split(".").every((label) => LABEL.test(label));
+}
+
+/** Base64 of `username:password`, both non-empty. */
+export function isEncodedUserPassword(credentials: string): boolean {
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.fromBase64(credentials.trim(), { lastChunkHandling: "strict" }),
+    );
+  } catch {
+    return false;
+  }
+  const colon = decoded.indexOf(":");
+  return colon > 0 && colon < decoded.length - 1;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,135 @@
+/**
+ * The OpenAPI route definitions of `/v1`, built from the shared wire schemas: the same objects
+ * validate requests and describe them in `/v1/openapi.json`.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import {
+  DeleteKeyResponse,
+  ErrorResponse,
+  KeyName,
+  ListSecretSetsResponse,
+  PutSecretSetRequest,
+  PutSecretSetResponse,
+  RegionsResponse,
+  SecretSetDetail,
+  SetName,
+} from "../secrets/schemas.ts";
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+const errors = {
+  401: json(ErrorResponse, "Missing, malformed or unknown API key (code UNAUTHORIZED)."),
+  429: json(
+    ErrorResponse,
+    "Too many requests for this API key; see Retry-After (code RATE_LIMITED).",
+  ),
+  500: json(ErrorResponse, "Internal server error (code INTERNAL_ERROR)."),
+};
+const validation = {
+  400: json(ErrorResponse, "Invalid name, key or body; details lists every problem."),
+};
+const notFound = { 404: json(ErrorResponse, "No such set in this organization, or no such key.") };
+
+const setParams = z.object({ name: SetName });
+const keyParams = z.object({ name: SetName, key: KeyName });
+const security = [{ bearerAuth: [] }];
+
+export const listSecretSets = createRoute({
+  method: "get",
+  path: "/secrets",
+  operationId: "listSecretSets",
+  summary: "List all secret sets of the organization (summaries, image pull secrets included).",
+  security,
+  responses: {
+    200: json(ListSecretSetsResponse, "The organization's sets, sorted by name."),
+    ...errors,
+  },
+});
+
+export const getSecretSet = createRoute({
+  method: "get",
+  path: "/secrets/{name}",
+  operationId: "getSecretSet",
+  summary: "One set: its summary and key names (never values).",
+  security,
+  request: { params: setParams },
+  responses: { 200: json(SecretSetDetail, "The set."), ...validation, ...notFound, ...errors },
+});
+
+export const putSecretSet = createRoute({
+  method: "put",
+  path: "/secrets/{name}",
+  operationId: "putSecretSet",
+  summary: "Create or update a secret set (keys merged, or replaced) or an image pull secret.",
+  security,
+  request: {
+    params: setParams,
+    body: { required: true, content: { "application/json": { schema: PutSecretSetRequest } } },
+  },
+  responses: {
+    200: json(PutSecretSetResponse, "Updated; the set is pending again."),
+    201: json(PutSecretSetResponse, "Created; the set is pending."),
+    ...validation,
+    409: json(ErrorResponse, "The name exists with the other type, or in another region."),
+    413: json(ErrorResponse, "Body or a value over the limits."),
+    415: json(ErrorResponse, "The body is not application/json."),
+    ...errors,
+  },
+});
+
+export const deleteSecretSetKey = createRoute({
+  method: "delete",
+  path: "/secrets/{name}/keys/{key}",
+  operationId: "deleteSecretSetKey",
+  summary: "Remove one key from a secret set.",
+  security,
+  request: { params: keyParams },
+  responses: {
+    200: json(DeleteKeyResponse, "Removed; the set is pending again."),
+    ...validation,
+    ...notFound,
+    ...errors,
+  },
+});
+
+export const deleteSecretSet = createRoute({
+  method: "delete",
+  path: "/secrets/{name}",
+  operationId: "deleteSecretSet",
+  summary: "Delete a set and every value in it. Irreversible.",
+  security,
+  request: { params: setParams },
+  responses: { 204: { description: "Deleted." }, ...validation, ...notFound, ...errors },
+});
+
+export const listRegions = createRoute({
+  method: "get",
+  path: "/regions",
+  operationId: "listRegions",
+  summary: "The organization's regions and its default region.",
+  security,
+  responses: { 200: json(RegionsResponse, "Regions."), ...errors },
+});
+
+export const getOpenApiDocument = createRoute({
+  method: "get",
+  path: "/openapi.json",
+  operationId: "getOpenApiDocument",
+  summary: "This document. No authentication.",
+  security: [],
+  responses: { 200: json(z.record(z.string(), z.unknown()), "The OpenAPI 3.1 document.") },
+});
+
+/** Every route, for the 405 check: a known path with another method. */
+export const ROUTES = [
+  listSecretSets,
+  getSecretSet,
+  putSecretSet,
+  deleteSecretSetKey,
+  deleteSecretSet,
+  listRegions,
+  getOpenApiDocument,
+];

@@ -1,0 +1,252 @@
+/**
+ * Starting and stopping the server: the database, the master key, the bootstrap, the
+ * provisioner and the socket, in that order; shutdown undoes them in reverse, after in-flight
+ * requests have finished.
+ */
+import { dirname } from "pathe";
+import { UsageError, VoicebotError } from "../cli/errors.ts";
+import { createApp } from "./app.ts";
+import type { ProvisionerOptions, RateLimit } from "./config.ts";
+import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
+import { type Logger, stderrLogger } from "./log.ts";
+import { Provisioner } from "./provisioner.ts";
+import type { Storage } from "./storage/types.ts";
+
+export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
+export const BOOTSTRAP_ORGANIZATION = "default";
+const KEY_CHECK = "key_check";
+
+export interface ServerOptions {
+  hostname: string;
+  port: number;
+  /** A SQLite file path, or a `postgres://` URL. */
+  database: string;
+  regions: string[];
+  defaultRegion: string;
+  rateLimit?: RateLimit;
+  provisioner: ProvisionerOptions;
+  /** The value of VOICEBOT_MASTER_KEY, if set. */
+  masterKey?: string;
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  /** Present only when this start found an empty database and created the first organization. */
+  bootstrap?: { organization: string; apiKey: string };
+  /** Stops accepting, drains in-flight requests, stops the provisioner, closes the database. */
+  shutdown(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const logger = options.logger ?? stderrLogger;
+  const storage = await openStorage(options.database);
+  try {
+    const vault = await unlock(storage, options.database, options.masterKey);
+    const bootstrap = await bootstrapIfEmpty(storage);
+    const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
+    const app = createApp(storage, {
+      vault,
+      regions: options.regions,
+      defaultRegion: options.defaultRegion,
+      rateLimit: options.rateLimit,
+      logger,
+      onWrite: () => provisioner.notify(),
+    });
+    const server = listen(options, app.fetch);
+    provisioner.start();
+    const host = server.addr.hostname.includes(":")
+      ? `[${server.addr.hostname}]`
+      : server.addr.hostname;
+    const baseUrl = `http://${host}:${server.addr.port}/v1`;
+    logger({
+      level: "info",
+      msg: "listening",
+      baseUrl,
+      database: describeDatabase(options.database),
+    });
+
+    let stopping: Promise<void> | undefined;
+    const shutdown = () =>
+      stopping ??= (async () => {
+        logger({ level: "info", msg: "shutting down" });
+        await server.shutdown();
+        await provisioner.stop();
+        await storage.close();
+        logger({ level: "info", msg: "stopped" });
+      })();
+    return { baseUrl, bootstrap, shutdown };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+function listen(options: ServerOptions, handler: Deno.ServeHandler) {
+  try {
+    return Deno.serve(
+      { hostname: options.hostname, port: options.port, onListen: () => {} },
+      handler,
+    );
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new VoicebotError(`port ${options.port} on ${options.hostname} is already in use.`, {
+        hint: "choose another with --port, or --port 0 for any free port.",
+      });
+    }
+    throw error;
+  }
+}
+
+/** Creates the organization if needed and returns a fresh key for it (`serve create-key`). */
+export async function createApiKey(database: string, organization: string): Promise<string> {
+  const storage = await openStorage(database);
+  try {
+    const key = generateApiKey();
+    await storage.addApiKey(organization, { id: key.id, hash: key.hash, now: Date.now() });
+    return key.key;
+  } finally {
+    await storage.close();
+  }
+}
+
+async function bootstrapIfEmpty(storage: Storage): Promise<RunningServer["bootstrap"]> {
+  const key = generateApiKey();
+  const created = await storage.addApiKey(BOOTSTRAP_ORGANIZATION, {
+    id: key.id,
+    hash: key.hash,
+    now: Date.now(),
+  }, {
+    onlyIfEmpty: true,
+  });
+  return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
+}
+
+export const isPostgres = (database: string) => /^postgres(ql)?:\/\//.test(database);
+
+/** The database for logs and errors: a URL's password never shows. */
+export function describeDatabase(database: string): string {
+  if (!isPostgres(database)) return database;
+  try {
+    const url = new URL(database);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}
+
+export async function openStorage(database: string): Promise<Storage> {
+  try {
+    if (isPostgres(database)) {
+      const { PostgresStorage } = await import("./storage/postgres.ts");
+      return await PostgresStorage.open(database);
+    }
+    await Deno.mkdir(dirname(database), { recursive: true });
+    const { SqliteStorage } = await import("./storage/sqlite.ts");
+    const isNew = !(await exists(database));
+    const storage = SqliteStorage.open(database);
+    // Encrypted values and key hashes only, but still nobody else's business.
+    if (isNew && Deno.build.os !== "windows") await Deno.chmod(database, 0o600);
+    return storage;
+  } catch (error) {
+    if (error instanceof VoicebotError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new VoicebotError(`cannot open the database ${describeDatabase(database)}: ${reason}`, {
+      hint: "check --database: a SQLite file path, or postgres://user:password@host:port/database.",
+    });
+  }
+}
+
+/**
+ * The vault under the master key: VOICEBOT_MASTER_KEY, else (SQLite only) the key file beside
+ * the database, created on first start. A key that does not open the database's key check is
+ * refused before anything is written with it.
+ */
+async function unlock(
+  storage: Storage,
+  database: string,
+  fromEnv: string | undefined,
+): Promise<Vault> {
+  let raw: Uint8Array;
+  if (fromEnv !== undefined) {
+    raw = parseMasterKey(fromEnv, MASTER_KEY_ENV);
+  } else if (storage.kind === "postgres") {
+    throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
+      hint:
+        `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
+    });
+  } else {
+    raw = await keyFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) !== undefined);
+  }
+  const vault = await Vault.fromRawKey(raw);
+  const check = await storage.putMetaIfAbsent(
+    KEY_CHECK,
+    await vault.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
+  );
+  try {
+    await vault.open(check as Uint8Array<ArrayBuffer>, KEY_CHECK_CONTEXT);
+  } catch {
+    throw new UsageError("the master key does not match the one this database was created with.", {
+      hint: `use the original key (${MASTER_KEY_ENV} or the key file beside the database).`,
+    });
+  }
+  return vault;
+}
+
+export function parseMasterKey(text: string, source: string): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = Uint8Array.fromBase64(text.trim(), { lastChunkHandling: "strict" });
+  } catch {
+    // reported below, without the value
+  }
+  if (bytes?.length !== 32) {
+    throw new UsageError(
+      `${source} must be the base64 encoding of exactly 32 bytes${
+        bytes ? ` (it decodes to ${bytes.length})` : " (it is not base64)"
+      }.`,
+      { hint: "generate one with `head -c 32 /dev/urandom | base64`." },
+    );
+  }
+  return bytes;
+}
+
+/** Reads the key file, refusing one others can read; creates it (mode 0600) for a new database. */
+async function keyFromFile(path: string, databaseHasData: boolean): Promise<Uint8Array> {
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (!info) {
+    if (databaseHasData) {
+      throw new UsageError(
+        `the key file ${path} is missing, but the database was encrypted with a key.`,
+        {
+          hint: `restore the key file, or set ${MASTER_KEY_ENV} to the key.`,
+        },
+      );
+    }
+    const raw = crypto.getRandomValues(new Uint8Array(32));
+    await Deno.writeTextFile(path, raw.toBase64() + "\n", { mode: 0o600, createNew: true });
+    return raw;
+  }
+  if (info.mode !== null && (info.mode & 0o077) !== 0) {
+    throw new UsageError(
+      `the key file ${path} can be read by others (mode ${(info.mode & 0o777).toString(8)}).`,
+      { hint: `run \`chmod 600 ${path}\`.` },
+    );
+  }
+  return parseMasterKey(await Deno.readTextFile(path), `the key file ${path}`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

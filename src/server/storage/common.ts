@@ -1,0 +1,108 @@
+/**
+ * What both backends share: the rules a write must pass (decided inside its transaction, on the
+ * state the transaction sees) and the mapping from a row to the API's shape.
+ */
+import type { SetStatus, SetType } from "../../secrets/schemas.ts";
+import { conflict, validationError } from "../errors.ts";
+import type { PendingSet, StoredSet, WriteRules } from "./types.ts";
+
+export interface SetRow {
+  name: string;
+  type: string;
+  region: string;
+  status: string;
+  error_message: string | null;
+}
+
+export const SET_COLUMNS = "name, type, region, status, error_message";
+
+export function toStoredSet(row: SetRow): StoredSet {
+  const set: StoredSet = {
+    name: row.name,
+    type: row.type as SetType,
+    region: row.region,
+    status: row.status as SetStatus,
+  };
+  if (row.status === "failed") set.errorMessage = row.error_message ?? "Provisioning failed.";
+  return set;
+}
+
+/** What every write leaves behind: the set pending, no error. */
+export function pendingSummary(name: string, type: string, region: string): StoredSet {
+  return { name, type: type as SetType, region, status: "pending" };
+}
+
+export function newOrganizationId(): string {
+  return "org_" + crypto.getRandomValues(new Uint8Array(8)).toHex();
+}
+
+/** The set as it stands before a write, as far as the rules need it. */
+export interface Existing {
+  type: string;
+  region: string;
+}
+
+/** Decides the region of a write and refuses one that changes a set's type or region. */
+export function checkSetWrite(
+  name: string,
+  type: SetType,
+  requestedRegion: string | undefined,
+  existing: Existing | undefined,
+  setCount: () => number,
+  rules: WriteRules,
+): string {
+  if (existing) {
+    if (existing.type !== type) {
+      const other = existing.type === "secret" ? "a secret set" : "an image pull secret";
+      throw conflict(
+        `"${name}" already exists as ${other}; choose another name or delete it first.`,
+      );
+    }
+    if (requestedRegion !== undefined && requestedRegion !== existing.region) {
+      throw conflict(
+        `"${name}" already exists in region ${existing.region}; a set cannot move between regions.`,
+      );
+    }
+    return existing.region;
+  }
+  if (setCount() >= rules.maxSetsPerOrganization) {
+    throw validationError("Too many sets.", [{
+      field: "name",
+      message:
+        `the organization already has ${rules.maxSetsPerOrganization} sets, the limit; delete one first`,
+    }]);
+  }
+  return requestedRegion ?? rules.defaultRegion;
+}
+
+/** Splits the written keys into created and updated, and enforces the keys-per-set limit. */
+export function planKeys(
+  writtenKeys: string[],
+  existingKeys: ReadonlySet<string>,
+  replace: boolean,
+  rules: WriteRules,
+): { created: string[]; updated: string[] } {
+  const created = writtenKeys.filter((key) => !existingKeys.has(key)).sort();
+  const updated = writtenKeys.filter((key) => existingKeys.has(key)).sort();
+  const total = replace ? writtenKeys.length : existingKeys.size + created.length;
+  if (total > rules.maxKeysPerSet) {
+    throw validationError("Too many keys.", [{
+      field: "secrets",
+      message: `the set would hold ${total} keys; at most ${rules.maxKeysPerSet} are allowed`,
+    }]);
+  }
+  return { created, updated };
+}
+
+/** A pending set from a row of either backend (bytes, and numbers that may come as strings). */
+export function toPendingSet(row: Record<string, unknown>): PendingSet {
+  const set: PendingSet = {
+    orgId: row.org_id as string,
+    name: row.name as string,
+    type: row.type as PendingSet["type"],
+    generation: Number(row.generation),
+  };
+  if (row.host != null) set.host = row.host as string;
+  if (row.credentials != null) set.credentials = row.credentials as Uint8Array;
+  return set;
+}

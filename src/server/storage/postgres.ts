@@ -1,0 +1,269 @@
+/**
+ * The scale-out backend: several stateless server processes share one PostgreSQL database.
+ *
+ * Every write locks its organization's row first (SELECT ... FOR UPDATE), so writes within one
+ * organization are serialized across processes: merges lose no key and the per-organization
+ * limits hold. Reads take no lock.
+ */
+import postgres from "postgres";
+import { notFound } from "../errors.ts";
+import {
+  checkSetWrite,
+  type Existing,
+  newOrganizationId,
+  pendingSummary,
+  planKeys,
+  type SetRow,
+  toPendingSet,
+  toStoredSet,
+} from "./common.ts";
+import { pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
+import type {
+  ApiKeyRecord,
+  ImagePullSecretWrite,
+  PendingSet,
+  ProvisionResult,
+  SecretsWrite,
+  Storage,
+  StoredSet,
+  StoredSetDetail,
+  WriteOutcome,
+  WriteRules,
+} from "./types.ts";
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** Any number, so that two voicebot processes starting at once migrate one after the other. */
+const MIGRATION_LOCK = 7_415_002;
+
+export class PostgresStorage implements Storage {
+  readonly kind = "postgres";
+
+  private constructor(private readonly sql: postgres.Sql) {}
+
+  /** `url` may carry `?search_path=schema`, sent as a connection parameter. */
+  static async open(url: string): Promise<PostgresStorage> {
+    const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+    const storage = new PostgresStorage(sql);
+    try {
+      await storage.migrate();
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      throw error;
+    }
+    return storage;
+  }
+
+  private async migrate() {
+    await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+      await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`;
+      const [{ v }] = await tx`SELECT max(version) AS v FROM schema_migrations`;
+      for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, Number(v ?? 0))) {
+        await tx.unsafe(migration.sql);
+        await tx`INSERT INTO schema_migrations (version, applied_at) VALUES (${migration.version}, ${Date.now()})`;
+      }
+    });
+  }
+
+  async getMeta(key: string): Promise<Uint8Array | undefined> {
+    const [row] = await this.sql`SELECT value FROM meta WHERE key = ${key}`;
+    return row?.value;
+  }
+
+  async putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array> {
+    await this
+      .sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
+    return (await this.getMeta(key))!;
+  }
+
+  async addApiKey(
+    organization: string,
+    key: { id: string; hash: Uint8Array; now: number },
+    options: { onlyIfEmpty?: boolean } = {},
+  ): Promise<boolean> {
+    return await this.sql.begin(async (tx) => {
+      if (options.onlyIfEmpty) {
+        // Two servers starting on one empty database: only the first bootstraps.
+        await tx`LOCK TABLE organizations IN SHARE ROW EXCLUSIVE MODE`;
+        if ((await tx`SELECT 1 FROM organizations LIMIT 1`).length > 0) return false;
+      }
+      await tx`INSERT INTO organizations (id, name, created_at)
+        VALUES (${newOrganizationId()}, ${organization}, ${key.now}) ON CONFLICT (name) DO NOTHING`;
+      const [org] = await tx`SELECT id FROM organizations WHERE name = ${organization}`;
+      await tx`INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (${key.id}, ${org.id}, ${key.hash}, ${key.now})`;
+      return true;
+    });
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.sql`SELECT org_id, hash FROM api_keys WHERE id = ${id}`;
+    return row && { orgId: row.org_id, hash: row.hash };
+  }
+
+  async listSets(orgId: string): Promise<StoredSet[]> {
+    const rows = await this.sql<SetRow[]>`SELECT name, type, region, status, error_message
+      FROM secret_sets WHERE org_id = ${orgId} ORDER BY name COLLATE "C"`;
+    return rows.map(toStoredSet);
+  }
+
+  async getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
+    const [row] = await this.sql<(SetRow & { host: string | null })[]>`
+      SELECT name, type, region, status, error_message, host
+      FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
+    if (!row) return undefined;
+    const detail: StoredSetDetail = {
+      ...toStoredSet(row),
+      keys: await keysOf(this.sql, orgId, name),
+    };
+    if (row.host !== null) detail.host = row.host;
+    return detail;
+  }
+
+  /** Runs `fn` in a transaction holding the organization's write lock. */
+  private writeTransaction<T>(
+    orgId: string,
+    fn: (tx: postgres.TransactionSql) => Promise<T>,
+  ): Promise<T> {
+    return this.sql.begin(async (tx) => {
+      await tx`SELECT 1 FROM organizations WHERE id = ${orgId} FOR UPDATE`;
+      return await fn(tx);
+    }) as Promise<T>;
+  }
+
+  putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
+    return this.writeTransaction(orgId, async (tx) => {
+      const existing = await existingSet(tx, orgId, write.name);
+      const count = existing ? 0 : await countSets(tx, orgId);
+      const region = checkSetWrite(
+        write.name,
+        "secret",
+        write.region,
+        existing,
+        () => count,
+        rules,
+      );
+      const existingKeys = new Set(existing ? await keysOf(tx, orgId, write.name) : []);
+      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+      const set = { type: "secret", region, host: null, credentials: null };
+      await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
+      if (write.replace) {
+        await tx`DELETE FROM secret_values WHERE org_id = ${orgId} AND set_name = ${write.name}`;
+      }
+      const rows = write.values.map(([key, value]) => ({
+        org_id: orgId,
+        set_name: write.name,
+        key,
+        value,
+      }));
+      await tx`INSERT INTO secret_values ${tx(rows)}
+        ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`;
+      return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
+    });
+  }
+
+  putImagePullSecret(
+    orgId: string,
+    write: ImagePullSecretWrite,
+    rules: WriteRules,
+  ): Promise<WriteOutcome> {
+    return this.writeTransaction(orgId, async (tx) => {
+      const existing = await existingSet(tx, orgId, write.name);
+      const count = existing ? 0 : await countSets(tx, orgId);
+      const region = checkSetWrite(
+        write.name,
+        "imagePullSecret",
+        write.region,
+        existing,
+        () => count,
+        rules,
+      );
+      const set = {
+        type: "imagePullSecret",
+        region,
+        host: write.host,
+        credentials: write.credentials,
+      };
+      await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
+      const summary = pendingSummary(write.name, set.type, region);
+      return { set: summary, setCreated: !existing, created: [], updated: [] };
+    });
+  }
+
+  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
+    return this.writeTransaction(orgId, async (tx) => {
+      const existing = await existingSet(tx, orgId, name);
+      if (!existing) throw notFound(`No set named "${name}".`);
+      const deleted = await tx`DELETE FROM secret_values
+        WHERE org_id = ${orgId} AND set_name = ${name} AND key = ${key}`;
+      if (deleted.count === 0) throw notFound(`Set "${name}" has no key "${key}".`);
+      await writeSet(tx, orgId, name, { ...existing, host: null, credentials: null }, true, now);
+      return pendingSummary(name, existing.type, existing.region);
+    });
+  }
+
+  deleteSet(orgId: string, name: string): Promise<boolean> {
+    return this.writeTransaction(orgId, async (tx) => {
+      await tx`DELETE FROM secret_values WHERE org_id = ${orgId} AND set_name = ${name}`;
+      const deleted = await tx`DELETE FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
+      return deleted.count > 0;
+    });
+  }
+
+  async pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]> {
+    const rows = await this
+      .sql`SELECT org_id, name, type, generation, host, credentials FROM secret_sets
+      WHERE status = 'pending' AND updated_at <= ${writtenBefore} ORDER BY updated_at LIMIT ${limit}`;
+    return rows.map(toPendingSet);
+  }
+
+  async finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean> {
+    const errorMessage = result.status === "failed" ? result.errorMessage : null;
+    const changed = await this
+      .sql`UPDATE secret_sets SET status = ${result.status}, error_message = ${errorMessage}
+      WHERE org_id = ${set.orgId} AND name = ${set.name} AND generation = ${set.generation} AND status = 'pending'`;
+    return changed.count > 0;
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+async function existingSet(sql: Sql, orgId: string, name: string): Promise<Existing | undefined> {
+  const [row] = await sql<
+    Existing[]
+  >`SELECT type, region FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
+  return row;
+}
+
+async function countSets(sql: Sql, orgId: string): Promise<number> {
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM secret_sets WHERE org_id = ${orgId}`;
+  return n;
+}
+
+async function keysOf(sql: Sql, orgId: string, name: string): Promise<string[]> {
+  const rows = await sql`SELECT key FROM secret_values
+    WHERE org_id = ${orgId} AND set_name = ${name} ORDER BY key COLLATE "C"`;
+  return rows.map((row) => row.key);
+}
+
+async function writeSet(
+  sql: Sql,
+  orgId: string,
+  name: string,
+  set: { type: string; region: string; host: string | null; credentials: Uint8Array | null },
+  existed: boolean,
+  now: number,
+) {
+  if (existed) {
+    await sql`UPDATE secret_sets SET status = 'pending', error_message = NULL, generation = generation + 1,
+      host = ${set.host}, credentials = ${set.credentials}, updated_at = ${now}
+      WHERE org_id = ${orgId} AND name = ${name}`;
+  } else {
+    await sql`INSERT INTO secret_sets (org_id, name, type, region, status, error_message, generation,
+        host, credentials, created_at, updated_at)
+      VALUES (${orgId}, ${name}, ${set.type}, ${set.region}, 'pending', NULL, 1,
+        ${set.host}, ${set.credentials}, ${now}, ${now})`;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The embedded backend: one SQLite file through `node:sqlite`, in WAL mode.
+ *
+ * Every transaction runs synchronously from BEGIN IMMEDIATE to COMMIT, so no other request of
+ * this process can interleave with it on the shared connection, and other processes wait on the
+ * busy timeout. `synchronous=FULL`: a write is on disk before it is acknowledged.
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { notFound } from "../errors.ts";
+import {
+  checkSetWrite,
+  type Existing,
+  newOrganizationId,
+  pendingSummary,
+  planKeys,
+  SET_COLUMNS,
+  type SetRow,
+  toPendingSet,
+  toStoredSet,
+} from "./common.ts";
+import { pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
+import type {
+  ApiKeyRecord,
+  ImagePullSecretWrite,
+  PendingSet,
+  ProvisionResult,
+  SecretsWrite,
+  Storage,
+  StoredSet,
+  StoredSetDetail,
+  WriteOutcome,
+  WriteRules,
+} from "./types.ts";
+
+const BUSY_TIMEOUT_MS = 5_000;
+
+type Row = Record<string, unknown>;
+
+export class SqliteStorage implements Storage {
+  readonly kind = "sqlite";
+  private readonly statements = new Map<string, StatementSync>();
+
+  private constructor(private readonly db: DatabaseSync) {}
+
+  static open(path: string): SqliteStorage {
+    const db = new DatabaseSync(path);
+    db.exec(`
+      PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = FULL;
+      PRAGMA foreign_keys = ON;
+      PRAGMA secure_delete = ON;
+    `);
+    const storage = new SqliteStorage(db);
+    storage.migrate();
+    return storage;
+  }
+
+  private migrate() {
+    this.transaction(() => {
+      this.db.exec(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)",
+      );
+      const current = this.db.prepare("SELECT max(version) AS v FROM schema_migrations")
+        .get() as Row;
+      for (const migration of pendingMigrations(SQLITE_MIGRATIONS, Number(current.v ?? 0))) {
+        this.db.exec(migration.sql);
+        this.db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
+          .run(migration.version, Date.now());
+      }
+    });
+  }
+
+  /** Prepared once, reused: the hot path builds no statement. */
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** `fn` must be synchronous: an await inside would let other requests into the transaction. */
+  private transaction<T>(fn: () => T): T {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  getMeta(key: string): Promise<Uint8Array | undefined> {
+    const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+    return Promise.resolve(row?.value as Uint8Array | undefined);
+  }
+
+  putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array> {
+    return Promise.resolve(this.transaction(() => {
+      this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(
+        key,
+        value,
+      );
+      return (this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row).value as Uint8Array;
+    }));
+  }
+
+  addApiKey(
+    organization: string,
+    key: { id: string; hash: Uint8Array; now: number },
+    options: { onlyIfEmpty?: boolean } = {},
+  ): Promise<boolean> {
+    return Promise.resolve(this.transaction(() => {
+      if (options.onlyIfEmpty && this.sql("SELECT 1 FROM organizations LIMIT 1").get()) {
+        return false;
+      }
+      this.sql(
+        "INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+      ).run(newOrganizationId(), organization, key.now);
+      const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(organization) as Row;
+      this.sql("INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (?, ?, ?, ?)")
+        .run(key.id, org.id as string, key.hash, key.now);
+      return true;
+    }));
+  }
+
+  findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.sql("SELECT org_id, hash FROM api_keys WHERE id = ?").get(id) as
+      | Row
+      | undefined;
+    return Promise.resolve(row && { orgId: row.org_id as string, hash: row.hash as Uint8Array });
+  }
+
+  listSets(orgId: string): Promise<StoredSet[]> {
+    const rows = this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? ORDER BY name`)
+      .all(orgId) as unknown as SetRow[];
+    return Promise.resolve(rows.map(toStoredSet));
+  }
+
+  getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
+    const row = this.sql(
+      `SELECT ${SET_COLUMNS}, host FROM secret_sets WHERE org_id = ? AND name = ?`,
+    )
+      .get(orgId, name) as (SetRow & { host: string | null }) | undefined;
+    if (!row) return Promise.resolve(undefined);
+    const detail: StoredSetDetail = { ...toStoredSet(row), keys: this.keysOf(orgId, name) };
+    if (row.host !== null) detail.host = row.host;
+    return Promise.resolve(detail);
+  }
+
+  private keysOf(orgId: string, name: string): string[] {
+    return this.sql("SELECT key FROM secret_values WHERE org_id = ? AND set_name = ? ORDER BY key")
+      .all(orgId, name).map((row) => row.key as string);
+  }
+
+  private existing(orgId: string, name: string): Existing | undefined {
+    return this.sql("SELECT type, region FROM secret_sets WHERE org_id = ? AND name = ?")
+      .get(orgId, name) as Existing | undefined;
+  }
+
+  private countSets(orgId: string): number {
+    return Number(
+      (this.sql("SELECT count(*) AS n FROM secret_sets WHERE org_id = ?").get(orgId) as Row).n,
+    );
+  }
+
+  /** Creates the set, or marks it written: pending again, a new generation, no error. */
+  private writeSet(
+    orgId: string,
+    name: string,
+    set: { type: string; region: string; host: string | null; credentials: Uint8Array | null },
+    existed: boolean,
+    now: number,
+  ) {
+    if (existed) {
+      this.sql(
+        `UPDATE secret_sets SET status = 'pending', error_message = NULL, generation = generation + 1,
+           host = ?, credentials = ?, updated_at = ? WHERE org_id = ? AND name = ?`,
+      ).run(set.host, set.credentials, now, orgId, name);
+    } else {
+      this.sql(
+        `INSERT INTO secret_sets (org_id, name, type, region, status, error_message, generation,
+           host, credentials, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', NULL, 1, ?, ?, ?, ?)`,
+      ).run(orgId, name, set.type, set.region, set.host, set.credentials, now, now);
+    }
+  }
+
+  putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
+    return Promise.resolve(this.transaction(() => {
+      const existing = this.existing(orgId, write.name);
+      const region = checkSetWrite(
+        write.name,
+        "secret",
+        write.region,
+        existing,
+        () => this.countSets(orgId),
+        rules,
+      );
+      const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
+      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+      const set = { type: "secret", region, host: null, credentials: null };
+      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+      if (write.replace) {
+        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
+          orgId,
+          write.name,
+        );
+      }
+      const upsert = this.sql(
+        `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
+         ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`,
+      );
+      for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
+      return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
+    }));
+  }
+
+  putImagePullSecret(
+    orgId: string,
+    write: ImagePullSecretWrite,
+    rules: WriteRules,
+  ): Promise<WriteOutcome> {
+    return Promise.resolve(this.transaction(() => {
+      const existing = this.existing(orgId, write.name);
+      const region = checkSetWrite(
+        write.name,
+        "imagePullSecret",
+        write.region,
+        existing,
+        () => this.countSets(orgId),
+        rules,
+      );
+      const set = {
+        type: "imagePullSecret",
+        region,
+        host: write.host,
+        credentials: write.credentials,
+      };
+      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+      const summary = pendingSummary(write.name, set.type, region);
+      return { set: summary, setCreated: !existing, created: [], updated: [] };
+    }));
+  }
+
+  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
+    return Promise.resolve(this.transaction(() => {
+      const existing = this.existing(orgId, name);
+      if (!existing) throw notFound(`No set named "${name}".`);
+      const deleted = this.sql(
+        "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
+      )
+        .run(orgId, name, key);
+      if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
+      this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
+      return pendingSummary(name, existing.type, existing.region);
+    }));
+  }
+
+  deleteSet(orgId: string, name: string): Promise<boolean> {
+    return Promise.resolve(this.transaction(() => {
+      this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
+      return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
+        .changes > 0;
+    }));
+  }
+
+  pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]> {
+    const rows = this.sql(
+      `SELECT org_id, name, type, generation, host, credentials FROM secret_sets
+       WHERE status = 'pending' AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
+    ).all(writtenBefore, limit);
+    return Promise.resolve(rows.map(toPendingSet));
+  }
+
+  finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean> {
+    const errorMessage = result.status === "failed" ? result.errorMessage : null;
+    const changed = this.sql(
+      `UPDATE secret_sets SET status = ?, error_message = ?
+       WHERE org_id = ? AND name = ? AND generation = ? AND status = 'pending'`,
+    ).run(result.status, errorMessage, set.orgId, set.name, set.generation);
+    return Promise.resolve(changed.changes > 0);
+  }
+
+  close(): Promise<void> {
+    this.statements.clear();
+    if (this.db.isOpen) this.db.close();
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The one storage interface, implemented by SQLite (embedded default) and PostgreSQL.
+ * Values and credentials reach it already sealed (see crypto.ts): storage never sees plaintext.
+ */
+import type { SecretSetSummary, SetStatus, SetType } from "../../secrets/schemas.ts";
+
+/** A set as the API shows it: `errorMessage` present exactly when `status` is failed. */
+export type StoredSet = Required<Omit<SecretSetSummary, "errorMessage">> & {
+  errorMessage?: string;
+};
+
+export interface StoredSetDetail extends StoredSet {
+  /** Sorted; empty for an image pull secret. */
+  keys: string[];
+  host?: string;
+}
+
+export interface SecretsWrite {
+  name: string;
+  /** Undefined: the default region for a new set, the set's own region for an existing one. */
+  region: string | undefined;
+  /** Key and sealed value. */
+  values: [string, Uint8Array][];
+  /** True: the set's keys become exactly `values`; false: they are merged in. */
+  replace: boolean;
+}
+
+export interface ImagePullSecretWrite {
+  name: string;
+  region: string | undefined;
+  host: string;
+  /** Sealed. */
+  credentials: Uint8Array;
+}
+
+/** What a write may do; checked inside the write's transaction. */
+export interface WriteRules {
+  defaultRegion: string;
+  maxKeysPerSet: number;
+  maxSetsPerOrganization: number;
+  /** Milliseconds since the epoch, from the app's clock. */
+  now: number;
+}
+
+export interface WriteOutcome {
+  set: StoredSet;
+  /** True when the write created the set. */
+  setCreated: boolean;
+  created: string[];
+  updated: string[];
+}
+
+/** A set waiting for the provisioner. `generation` changes with every write to the set. */
+export interface PendingSet {
+  orgId: string;
+  name: string;
+  type: SetType;
+  generation: number;
+  host?: string;
+  credentials?: Uint8Array;
+}
+
+export type ProvisionResult =
+  | { status: Extract<SetStatus, "ready"> }
+  | { status: Extract<SetStatus, "failed">; errorMessage: string };
+
+export interface ApiKeyRecord {
+  orgId: string;
+  hash: Uint8Array;
+}
+
+export interface Storage {
+  readonly kind: "sqlite" | "postgres";
+
+  /** A small named value (the master-key check). */
+  getMeta(key: string): Promise<Uint8Array | undefined>;
+  /** Stores it unless one is there already; returns what is stored afterwards. */
+  putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array>;
+
+  /**
+   * Creates the organization if it is new and adds an API key to it. With `onlyIfEmpty`, does
+   * nothing and returns false when any organization exists (the bootstrap, race-free).
+   */
+  addApiKey(
+    organization: string,
+    key: { id: string; hash: Uint8Array; now: number },
+    options?: { onlyIfEmpty?: boolean },
+  ): Promise<boolean>;
+  findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+
+  /** Sorted by name. */
+  listSets(orgId: string): Promise<StoredSet[]>;
+  getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined>;
+  /** Throws ApiError: 409 for a name of the other type or region, 400 over a limit. */
+  putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome>;
+  putImagePullSecret(
+    orgId: string,
+    write: ImagePullSecretWrite,
+    rules: WriteRules,
+  ): Promise<WriteOutcome>;
+  /** Throws ApiError 404 when the set or the key does not exist. */
+  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet>;
+  /** False when there was no such set. */
+  deleteSet(orgId: string, name: string): Promise<boolean>;
+
+  /** Pending sets last written at or before `writtenBefore`, oldest first. */
+  pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]>;
+  /** Records the result unless the set was written (or deleted) since it was read. */
+  finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean>;
+
+  close(): Promise<void>;
+}
