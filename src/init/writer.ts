@@ -53,7 +53,7 @@ export async function findConflicts(
       }
     }
   }
-  return conflicts;
+  return conflicts.sort();
 }
 
 /** Writes every file under `root`, replacing any that exist, or leaves `root` as it was. */

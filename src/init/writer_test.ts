@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import { snapshot, tempDir } from "../../tests/helpers.ts";
+import { denoFs, findConflicts, type PlannedFile, writeAll, type WriterFs } from "./writer.ts";
+
+const FILES: PlannedFile[] = [
+  { path: "README.md", content: "# bot\n" },
+  { path: "AGENTS.md", content: "new guide\n" },
+  { path: "server/bot.py", content: "print('bot')\n" },
+  { path: "server/evals/one.yaml", content: "name: one\n" },
+  { path: "client/src/app.js", content: "console.log('client')\n" },
+];
+
+/** The real file system, except that the `failOn`-th call of `method` throws. */
+function failingFs(method: keyof WriterFs, failOn: number): WriterFs {
+  let calls = 0;
+  return {
+    ...denoFs,
+    [method]: (...args: never[]) => {
+      if (++calls === failOn) return Promise.reject(new Error(`injected ${method} failure`));
+      return (denoFs[method] as (...a: never[]) => Promise<unknown>)(...args);
+    },
+  } as WriterFs;
+}
+
+for (
+  const [method, failOn] of [["rename", 1], ["rename", 3], ["rename", 5], ["writeTextFile", 4], [
+    "mkdir",
+    3,
+  ]] as const
+) {
+  Deno.test(`writeAll: a ${method} failing at call ${failOn} leaves the directory as it was`, async () => {
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, "AGENTS.md"), "the user's guide\n");
+    await Deno.writeTextFile(join(dir.path, "notes.txt"), "keep\n");
+    const before = await snapshot(dir.path);
+    await assert.rejects(writeAll(dir.path, FILES, failingFs(method, failOn)), /injected/);
+    assert.deepEqual(await snapshot(dir.path), before);
+  });
+}
+
+Deno.test("writeAll: a failure in a directory it created removes that directory", async () => {
+  await using dir = await tempDir();
+  const root = join(dir.path, "new-bot");
+  await assert.rejects(writeAll(root, FILES, failingFs("rename", 4)), /injected/);
+  assert.deepEqual(await snapshot(dir.path), new Map());
+});
+
+Deno.test("writeAll: writes every file, replacing an existing one, and leaves no staging behind", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "AGENTS.md"), "old\n");
+  await writeAll(dir.path, FILES);
+  const after = await snapshot(dir.path);
+  assert.deepEqual(
+    [...after.keys()].filter((p) => !p.endsWith("/")).sort(),
+    FILES.map((f) => f.path).sort(),
+  );
+  assert.equal(await Deno.readTextFile(join(dir.path, "AGENTS.md")), "new guide\n");
+});
+
+Deno.test("findConflicts: existing files, and parents that are files", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "README.md"), "mine\n");
+  await Deno.writeTextFile(join(dir.path, "client"), "a file where a folder goes\n");
+  assert.deepEqual(await findConflicts(dir.path, FILES), [
+    "README.md",
+    "client/src/app.js (client is a file)",
+  ]);
+});

@@ -1,0 +1,77 @@
+/** The command tree as a user meets it: help, version, and the exit codes of bad invocations. */
+import assert from "node:assert/strict";
+import { voicebot } from "./helpers.ts";
+import meta from "../deno.json" with { type: "json" };
+
+Deno.test("--version prints the version from deno.json", async () => {
+  const run = await voicebot(["--version"]);
+  assert.equal(run.code, 0);
+  assert.equal(run.stdout.trim(), meta.version);
+});
+
+for (const command of [[], ["init"], ["cloud"], ["cloud", "serve"]]) {
+  Deno.test(`\`voicebot ${[...command, "--help"].join(" ")}\` shows usage and exits 0`, async () => {
+    const run = await voicebot([...command, "--help"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /USAGE:/);
+    assert.equal(run.stderr, "");
+  });
+}
+
+Deno.test("init --help documents every scaffold option", async () => {
+  const run = await voicebot(["init", "--help"]);
+  for (
+    const option of [
+      "--name",
+      "--bot-type",
+      "--transport",
+      "--mode",
+      "--stt",
+      "--llm",
+      "--tts",
+      "--realtime",
+      "--video",
+      "--client-framework",
+      "--client-server",
+      "--daily-pstn-mode",
+      "--twilio-daily-sip-mode",
+      "--no-recording",
+      "--no-transcription",
+      "--no-video-input",
+      "--no-video-output",
+      "--no-deploy-to-cloud",
+      "--no-enable-denoise",
+      "--no-observability",
+      "--no-eval",
+      "--config",
+      "--dry-run",
+      "--list-options",
+      "--overwrite-guide",
+    ]
+  ) {
+    assert.ok(run.stdout.includes(option), `${option} missing from help`);
+  }
+});
+
+Deno.test("usage errors exit 2 with the problem and a hint", async () => {
+  for (
+    const [args, message] of [
+      [["init", "--bogus"], /Unknown option: --bogus/],
+      [["nope"], /Command not found: nope/],
+      [[], /no command given/],
+      [["init", "a", "b"], /unexpected argument: b/],
+    ] as const
+  ) {
+    const run = await voicebot(args);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.match(run.stderr, /hint: /);
+    assert.equal(run.stdout, "");
+  }
+});
+
+Deno.test("`voicebot cloud` lists its commands", async () => {
+  const run = await voicebot(["cloud"]);
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /serve/);
+});

@@ -1,0 +1,85 @@
+/** Spawning the CLI as a user would: no terminal, no colour, a temporary HOME. */
+import { join } from "pathe";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/**
+ * What the tests run: `deno run -A main.ts` by default, or the bundle (the stand-in for a compiled
+ * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/main.js`.
+ */
+const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function voicebot(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  await using home = await tempDir();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: {
+      NO_COLOR: "1",
+      HOME: home.path,
+      XDG_CONFIG_HOME: join(home.path, ".config"),
+      ...options.env,
+    },
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** A temporary directory removed when the `await using` scope ends. */
+export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "voicebot-test-" });
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}),
+  };
+}
+
+/** Every file under `root` with its bytes, keyed by relative path: to compare a tree before and after. */
+export async function snapshot(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (dir: string, prefix: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      const name = prefix + entry.name;
+      if (entry.isDirectory) {
+        files.set(`${name}/`, "");
+        await walk(path, `${name}/`);
+      } else {
+        const bytes = await Deno.readFile(path);
+        files.set(name, Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
+      }
+    }
+  };
+  await walk(root, "");
+  return files;
+}
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The relative paths of the files (not directories) under `root`, sorted. */
+export async function listFiles(root: string): Promise<string[]> {
+  return [...(await snapshot(root)).keys()].filter((p) => !p.endsWith("/")).sort();
+}

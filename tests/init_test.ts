@@ -1,0 +1,578 @@
+/** `voicebot init`, non-interactive, as a user runs it: the CLI spawned as a process. */
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import { exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import meta from "../deno.json" with { type: "json" };
+
+const CASCADE = [
+  "-m",
+  "cascade",
+  "--stt",
+  "deepgram_stt",
+  "--llm",
+  "openai_llm",
+  "--tts",
+  "cartesia_tts",
+];
+
+/** Runs init in a fresh directory and returns the result with that directory. */
+async function initIn(args: string[], setup?: (dir: string) => Promise<void>) {
+  const dir = await tempDir();
+  await setup?.(dir.path);
+  const result = await voicebot(["init", ...args], { cwd: dir.path });
+  return { ...result, dir, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+}
+
+function problemLines(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line.startsWith("  - "));
+}
+
+/** Asserts a validation failure: exit 2, each expected fragment on its own problem line, nothing written. */
+async function assertInvalid(args: string[], expected: string[]) {
+  await using run = await initIn(["bot", ...args]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.equal(run.stdout, "");
+  const lines = problemLines(run.stderr);
+  for (const fragment of expected) {
+    assert.ok(
+      lines.some((line) => line.includes(fragment)),
+      `no line with ${fragment} in:\n${run.stderr}`,
+    );
+  }
+  assert.equal(
+    lines.length,
+    expected.length,
+    `expected ${expected.length} problems:\n${run.stderr}`,
+  );
+  assert.equal(await exists(join(run.dir.path, "bot")), false, "nothing may be written");
+}
+
+Deno.test("--list-options prints the catalog in the shape of SPEC 4.2.5", async () => {
+  const run = await voicebot(["init", "--list-options"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, "");
+  const options = JSON.parse(run.stdout);
+  assert.deepEqual(Object.keys(options), [
+    "bot_type",
+    "transports",
+    "stt",
+    "llm",
+    "tts",
+    "realtime",
+    "video",
+  ]);
+  assert.deepEqual(options.bot_type, ["web", "telephony"]);
+  assert.deepEqual(options.transports, {
+    web: ["hosted", "lightweb"],
+    telephony: [
+      "carrier1",
+      "carrier2",
+      "carrier3",
+      "carrier4",
+      "hosted_pstn_dialin",
+      "hosted_pstn_dialout",
+      "carrier1_hosted_sip_dialin",
+      "carrier1_hosted_sip_dialout",
+    ],
+  });
+  const minimum = { stt: 25, llm: 25, tts: 30, realtime: 7, video: 3 };
+  for (const [kind, count] of Object.entries(minimum)) {
+    const ids: string[] = options[kind];
+    assert.ok(ids.length >= count, `${kind}: ${ids.length} services`);
+    assert.equal(new Set(ids).size, ids.length, `${kind} ids are unique`);
+    for (const id of ids) assert.match(id, new RegExp(`^[a-z0-9_]+_${kind}$`));
+  }
+  for (
+    const id of ["deepgram_stt", "openai_llm", "cartesia_tts", "openai_realtime", "tavus_video"]
+  ) {
+    assert.ok(Object.values(options).flat().includes(id), id);
+  }
+});
+
+Deno.test("validation: name, transport and mode are required, reported together", async () => {
+  await assertInvalid(["--stt", "deepgram_stt"], [
+    "--transport (transports): required",
+    "--mode (mode): required",
+  ]);
+});
+
+Deno.test("validation: cascade needs --stt, --llm and --tts and forbids --realtime", async () => {
+  await assertInvalid(["-t", "lightweb", "-m", "cascade", "--realtime", "openai_realtime"], [
+    "--stt (stt_service): required in cascade mode; one of: ",
+    "--llm (llm_service): required in cascade mode",
+    "--tts (tts_service): required in cascade mode",
+    "--realtime (realtime_service): only in realtime mode",
+  ]);
+});
+
+Deno.test("validation: realtime needs --realtime and forbids the cascade services", async () => {
+  await assertInvalid([
+    "-t",
+    "lightweb",
+    "-m",
+    "realtime",
+    "--stt",
+    "deepgram_stt",
+    "--tts",
+    "cartesia_tts",
+  ], [
+    "--realtime (realtime_service): required in realtime mode; one of: ",
+    "--stt (stt_service): only in cascade mode",
+    "--tts (tts_service): only in cascade mode",
+  ]);
+});
+
+Deno.test("validation: PSTN and SIP transports need their mode, and each mode needs its transport", async () => {
+  await assertInvalid(["-t", "hosted_pstn", "-t", "carrier1_hosted_sip", ...CASCADE], [
+    "--daily-pstn-mode (daily_pstn_mode): required with transport hosted_pstn; one of: dial-in, dial-out",
+    "--twilio-daily-sip-mode (twilio_daily_sip_mode): required with transport carrier1_hosted_sip",
+  ]);
+  await assertInvalid([
+    "-t",
+    "carrier1",
+    "--daily-pstn-mode",
+    "dial-in",
+    "--twilio-daily-sip-mode",
+    "dial-out",
+    ...CASCADE,
+  ], [
+    "--daily-pstn-mode (daily_pstn_mode): only with transport hosted_pstn",
+    "--twilio-daily-sip-mode (twilio_daily_sip_mode): only with transport carrier1_hosted_sip",
+  ]);
+  await assertInvalid(["-t", "hosted_pstn", "--daily-pstn-mode", "sideways", ...CASCADE], [
+    `--daily-pstn-mode (daily_pstn_mode): invalid value "sideways"; one of: dial-in, dial-out`,
+    "--daily-pstn-mode (daily_pstn_mode): required with transport hosted_pstn",
+  ]);
+});
+
+Deno.test("validation: a web bot cannot use a telephony transport", async () => {
+  await assertInvalid(["-b", "web", "-t", "lightweb", "-t", "carrier2", ...CASCADE], [
+    "--bot-type (bot_type): a web bot cannot use the telephony transport carrier2",
+  ]);
+});
+
+Deno.test("validation: video, client and video input/output are for web bots only", async () => {
+  await assertInvalid([
+    "-t",
+    "carrier1",
+    ...CASCADE,
+    "--video",
+    "tavus_video",
+    "--client-framework",
+    "vanilla",
+    "--video-input",
+    "--video-output",
+  ], [
+    "--video (video_service): for web bots only",
+    "--client-framework (client_framework): for web bots only",
+    "--video-input (video_input): for web bots only",
+    "--video-output (video_output): for web bots only",
+  ]);
+});
+
+Deno.test("validation: --client-server only with uilib; --enable-denoise needs cloud deployment", async () => {
+  await assertInvalid([
+    "-t",
+    "lightweb",
+    ...CASCADE,
+    "--client-framework",
+    "vanilla",
+    "--client-server",
+    "devserver_b",
+    "--enable-denoise",
+    "--no-deploy-to-cloud",
+  ], [
+    "--client-server (client_server): only with --client-framework uilib",
+    "--enable-denoise (enable_denoise): needs cloud deployment",
+  ]);
+});
+
+Deno.test("validation: unknown services and transports name the valid ones", async () => {
+  await using run = await initIn([
+    "bot",
+    "-t",
+    "carrier9",
+    "-m",
+    "cascade",
+    "--stt",
+    "nope_stt",
+    "--llm",
+    "cartesia_tts",
+    "--tts",
+    "cartesia_tts",
+  ]);
+  assert.equal(run.code, 2);
+  const lines = problemLines(run.stderr);
+  assert.equal(lines.length, 3, run.stderr);
+  assert.match(
+    lines[0],
+    /unknown transport "carrier9"; one of: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip$/,
+  );
+  assert.match(
+    lines[1],
+    /--stt \(stt_service\): unknown speech-to-text service "nope_stt"; one of: .*deepgram_stt/,
+  );
+  assert.match(
+    lines[2],
+    /--llm \(llm_service\): "cartesia_tts" is a text-to-speech service, not a language-model one; one of: .*openai_llm/,
+  );
+});
+
+Deno.test("validation: a project name that packaging or images reject is an error", async () => {
+  await assertInvalid(["--name", "My_Bot!", "-t", "lightweb", ...CASCADE], [
+    '--name (project_name): "My_Bot!" is not a valid project name',
+  ]);
+  await using run = await initIn(["Bad Name", "-t", "lightweb", ...CASCADE]);
+  assert.equal(run.code, 2);
+  assert.match(
+    run.stderr,
+    /"Bad Name" is not a valid project name.*taken from the directory name; pass --name/,
+  );
+});
+
+Deno.test("validation: every problem of one run is reported together, and nothing is written", async () => {
+  await assertInvalid([
+    "-b",
+    "kiosk",
+    "-t",
+    "hosted_pstn",
+    "-m",
+    "cascade",
+    "--llm",
+    "openai_realtime",
+    "--client-server",
+    "devserver_a",
+    "--enable-denoise",
+    "--no-deploy-to-cloud",
+  ], [
+    "--daily-pstn-mode (daily_pstn_mode): required",
+    `--bot-type (bot_type): invalid value "kiosk"`,
+    "--stt (stt_service): required",
+    '--llm (llm_service): "openai_realtime" is a realtime service',
+    "--tts (tts_service): required",
+    "--client-server (client_server): only with --client-framework uilib",
+    "--enable-denoise (enable_denoise): needs cloud deployment",
+  ]);
+});
+
+const DRY_RUN_KEYS = [
+  "project_name",
+  "bot_type",
+  "transports",
+  "mode",
+  "stt_service",
+  "llm_service",
+  "tts_service",
+  "realtime_service",
+  "video_service",
+  "client_framework",
+  "client_server",
+  "daily_pstn_mode",
+  "twilio_daily_sip_mode",
+  "recording",
+  "transcription",
+  "video_input",
+  "video_output",
+  "deploy_to_cloud",
+  "enable_denoise",
+  "enable_observability",
+  "eval",
+];
+
+Deno.test("--dry-run prints every field in a stable order, resolves PSTN/SIP, and writes nothing", async () => {
+  await using run = await initIn([
+    "phone-bot",
+    "-t",
+    "hosted_pstn",
+    "--daily-pstn-mode",
+    "dial-out",
+    "-t",
+    "carrier1_hosted_sip",
+    "--twilio-daily-sip-mode",
+    "dial-in",
+    "-m",
+    "realtime",
+    "--realtime",
+    "openai_realtime",
+    "--recording",
+    "--dry-run",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const config = JSON.parse(run.stdout);
+  assert.deepEqual(Object.keys(config), DRY_RUN_KEYS);
+  assert.deepEqual(config, {
+    project_name: "phone-bot",
+    bot_type: "telephony",
+    transports: ["hosted_pstn_dialout", "carrier1_hosted_sip_dialin"],
+    mode: "realtime",
+    stt_service: null,
+    llm_service: null,
+    tts_service: null,
+    realtime_service: "openai_realtime",
+    video_service: null,
+    client_framework: null,
+    client_server: null,
+    daily_pstn_mode: "dial-out",
+    twilio_daily_sip_mode: "dial-in",
+    recording: true,
+    transcription: false,
+    video_input: false,
+    video_output: false,
+    deploy_to_cloud: true,
+    enable_denoise: false,
+    enable_observability: false,
+    eval: false,
+  });
+  assert.match(run.stderr, /Would write \d+ files in phone-bot:/);
+  assert.match(run.stderr, /^ {2}server\/bot\.py$/m);
+  assert.deepEqual(await listFiles(run.dir.path), [], "a dry run writes nothing");
+});
+
+Deno.test("bot type is inferred from the transports", async () => {
+  const infer = async (transports: string[]) => {
+    await using run = await initIn([
+      "b",
+      ...transports.flatMap((t) => ["-t", t]),
+      ...CASCADE,
+      "--dry-run",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout).bot_type;
+  };
+  assert.equal(await infer(["lightweb", "hosted"]), "web");
+  assert.equal(await infer(["lightweb", "carrier3"]), "telephony");
+  assert.equal(await infer(["carrier4"]), "telephony");
+});
+
+Deno.test("--config: file values, flags on top, and a dry run's output feeds back unchanged", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(
+    join(dir.path, "bot.json"),
+    JSON.stringify({
+      project_name: "from-file",
+      transports: ["lightweb"],
+      mode: "cascade",
+      stt_service: "deepgram_stt",
+      llm_service: "openai_llm",
+      tts_service: "cartesia_tts",
+      recording: true,
+      client_framework: "uilib",
+      deploy_to_cloud: false,
+    }),
+  );
+  const run = await voicebot([
+    "init",
+    "out",
+    "-c",
+    "bot.json",
+    "--llm",
+    "anthropic_llm",
+    "--no-recording",
+    "--dry-run",
+  ], {
+    cwd: dir.path,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const config = JSON.parse(run.stdout);
+  assert.equal(config.project_name, "from-file");
+  assert.equal(config.llm_service, "anthropic_llm", "a flag overrides the file");
+  assert.equal(config.recording, false, "a --no- flag overrides the file");
+  assert.equal(config.stt_service, "deepgram_stt", "the file fills what flags leave out");
+  assert.equal(config.client_server, "devserver_a", "uilib defaults to the Vite dev server");
+  assert.equal(config.deploy_to_cloud, false);
+
+  await Deno.writeTextFile(join(dir.path, "resolved.json"), run.stdout);
+  const again = await voicebot(["init", "out", "-c", "resolved.json", "--dry-run"], {
+    cwd: dir.path,
+  });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(JSON.parse(again.stdout), config);
+});
+
+Deno.test("--config: not JSON is an error naming the file", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "bad.json"), "{ transports: [lightweb] ");
+  const run = await voicebot(["init", "out", "-c", "bad.json"], { cwd: dir.path });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /bad\.json: not valid JSON/);
+  assert.equal(await exists(join(dir.path, "out")), false);
+});
+
+Deno.test("--config: unknown keys and wrong types are each named, with the other problems", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(
+    join(dir.path, "bot.json"),
+    JSON.stringify({
+      transports: "lightweb",
+      mode: "cascade",
+      recording: "yes",
+      colour: "blue",
+      stt_service: 7,
+    }),
+  );
+  const run = await voicebot(["init", "out", "-c", "bot.json", "--llm", "openai_llm"], {
+    cwd: dir.path,
+  });
+  assert.equal(run.code, 2);
+  const lines = problemLines(run.stderr);
+  const expected = [
+    `bot.json: "colour": unknown key; the keys are: project_name, bot_type, transports`,
+    `bot.json: "transports": expected an array of strings, got the string "lightweb"`,
+    `bot.json: "recording": expected true or false, got the string "yes"`,
+    `bot.json: "stt_service": expected a string, got number 7`,
+    "--tts (tts_service): required in cascade mode",
+  ];
+  for (const fragment of expected) {
+    assert.ok(
+      lines.some((line) => line.includes(fragment)),
+      `no line with ${fragment}:\n${run.stderr}`,
+    );
+  }
+  assert.equal(lines.length, expected.length, run.stderr);
+  assert.equal(await exists(join(dir.path, "out")), false);
+});
+
+Deno.test("--config: a missing file is a usage error", async () => {
+  await using dir = await tempDir();
+  const run = await voicebot(["init", "out", "-c", "nope.json"], { cwd: dir.path });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /--config: no file at nope\.json/);
+});
+
+Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and reports ignored options", async () => {
+  await using run = await initIn(["quickstart", "-t", "carrier1", "--llm", "anthropic_llm"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /ignored: --transport, --llm/);
+  const root = join(run.dir.path, "voicebot-quickstart");
+  assert.deepEqual(await listFiles(root), [
+    ".gitignore",
+    "AGENTS.md",
+    "ASSISTANT.md",
+    "README.md",
+    "server/.env.example",
+    "server/Dockerfile",
+    "server/bot.py",
+    "server/cloud-deploy.toml",
+    "server/pyproject.toml",
+  ]);
+  const bot = await Deno.readTextFile(join(root, "server/bot.py"));
+  assert.match(bot, /DeepgramSTTService/);
+  assert.match(bot, /OpenAILLMService/, "the ignored --llm did not apply");
+  assert.match(bot, /CartesiaTTSService/);
+  assert.match(await Deno.readTextFile(join(root, "ASSISTANT.md")), /^@AGENTS\.md$/m);
+  assert.match(
+    await Deno.readTextFile(join(root, "server/cloud-deploy.toml")),
+    /voicebot-quickstart-secrets/,
+  );
+});
+
+Deno.test("quickstart --dry-run prints the preset", async () => {
+  await using run = await initIn(["quickstart", "--dry-run"]);
+  assert.equal(run.code, 0, run.stderr);
+  const config = JSON.parse(run.stdout);
+  assert.deepEqual(config.transports, ["lightweb", "hosted"]);
+  assert.equal(config.bot_type, "web");
+  assert.equal(config.deploy_to_cloud, true);
+  assert.ok(config.stt_service && config.llm_service && config.tts_service);
+  assert.equal(await exists(join(run.dir.path, "voicebot-quickstart")), false);
+});
+
+Deno.test("the coding-agent path writes the three guides; a re-run keeps them", async () => {
+  await using dir = await tempDir();
+  const first = await voicebot(["init", "agent-bot"], { cwd: dir.path });
+  assert.equal(first.code, 0, first.stderr);
+  const root = join(dir.path, "agent-bot");
+  assert.deepEqual(await listFiles(root), ["AGENTS.md", "ASSISTANT.md", "GETTING_STARTED.md"]);
+  const agents = await Deno.readTextFile(join(root, "AGENTS.md"));
+  assert.ok(
+    agents.startsWith(`<!-- voicebot-guide ${meta.version} -->`),
+    "stamped with the version",
+  );
+
+  await Deno.writeTextFile(join(root, "AGENTS.md"), "my own notes\n");
+  await Deno.remove(join(root, "GETTING_STARTED.md"));
+  const again = await voicebot(["init", "agent-bot"], { cwd: dir.path });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(
+    await Deno.readTextFile(join(root, "AGENTS.md")),
+    "my own notes\n",
+    "never clobbered",
+  );
+  assert.ok(await exists(join(root, "GETTING_STARTED.md")), "a missing guide is written again");
+  assert.match(again.stderr, /Kept AGENTS\.md \(not written by voicebot\)/);
+  assert.doesNotMatch(again.stderr, /older voicebot/);
+
+  const overwrite = await voicebot(["init", "agent-bot", "--overwrite-guide"], { cwd: dir.path });
+  assert.equal(overwrite.code, 0, overwrite.stderr);
+  assert.equal(
+    await Deno.readTextFile(join(root, "AGENTS.md")),
+    agents,
+    "--overwrite-guide restores the template",
+  );
+});
+
+Deno.test("a guide stamped by an older version is kept, with how to refresh it", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "old"));
+  const old = "<!-- voicebot-guide 0.0.1 -->\n# old guide\n";
+  await Deno.writeTextFile(join(dir.path, "old/AGENTS.md"), old);
+  const run = await voicebot(["init", "old"], { cwd: dir.path });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(join(dir.path, "old/AGENTS.md")), old);
+  assert.match(run.stderr, /AGENTS\.md came from an older voicebot; this is \d+\.\d+\.\d+/);
+  assert.match(run.stderr, /run: voicebot init old --overwrite-guide/);
+});
+
+Deno.test("scaffolding keeps existing guides, and writes no GETTING_STARTED.md", async () => {
+  await using dir = await tempDir();
+  assert.equal((await voicebot(["init", "bot"], { cwd: dir.path })).code, 0);
+  await Deno.writeTextFile(join(dir.path, "bot/AGENTS.md"), "mine\n");
+  const run = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE], { cwd: dir.path });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(join(dir.path, "bot/AGENTS.md")), "mine\n");
+  assert.ok(await exists(join(dir.path, "bot/server/bot.py")));
+
+  await using fresh = await initIn(["b", "-t", "lightweb", ...CASCADE]);
+  assert.equal(fresh.code, 0, fresh.stderr);
+  const files = await listFiles(join(fresh.dir.path, "b"));
+  assert.ok(files.includes("AGENTS.md") && files.includes("ASSISTANT.md"));
+  assert.ok(!files.includes("GETTING_STARTED.md"));
+});
+
+Deno.test("scaffold options without a directory generate in place, named after the current directory", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "here-bot"));
+  const run = await voicebot(["init", "-t", "lightweb", ...CASCADE], {
+    cwd: join(dir.path, "here-bot"),
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(await exists(join(dir.path, "here-bot/server/bot.py")));
+  assert.match(
+    await Deno.readTextFile(join(dir.path, "here-bot/server/pyproject.toml")),
+    /name = "here-bot"/,
+  );
+});
+
+Deno.test("a conflict lists the files, exits non-zero and leaves the directory byte for byte", async () => {
+  await using dir = await tempDir();
+  const root = join(dir.path, "bot");
+  await Deno.mkdir(join(root, "server"), { recursive: true });
+  await Deno.writeTextFile(join(root, "server/bot.py"), "print('mine')\n");
+  await Deno.writeTextFile(join(root, "README.md"), "# mine\n");
+  await Deno.writeTextFile(join(root, "notes.txt"), "keep me\n");
+  const before = await snapshot(root);
+  const run = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE], { cwd: dir.path });
+  assert.equal(run.code, 5, run.stderr);
+  assert.match(run.stderr, /2 files already exist in .*bot; nothing was written/);
+  assert.deepEqual(problemLines(run.stderr), ["  - README.md", "  - server/bot.py"]);
+  assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("without a directory or scaffold options, and no terminal, init fails with a hint instead of prompting", async () => {
+  await using dir = await tempDir();
+  const run = await voicebot(["init"], { cwd: dir.path });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /no target directory/);
+  assert.match(run.stderr, /hint: /);
+  assert.deepEqual(await listFiles(dir.path), []);
+});
