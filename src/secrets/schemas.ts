@@ -28,8 +28,6 @@ export const SetName = z
 export const KeyName = z
   .string()
   .regex(KEY_NAME_PATTERN, "must match [A-Za-z_][A-Za-z0-9_]* and be at most 128 characters")
-  // JSON objects would silently lose this one key on the way through any JS object.
-  .refine((key) => key !== "__proto__", "is reserved")
   .meta({
     description: "An environment-variable name, at most 128 characters.",
     example: "OPENAI_API_KEY",

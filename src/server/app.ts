@@ -69,11 +69,19 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit, clock);
   const writeRules = (): WriteRules => ({ ...limits, defaultRegion, now: clock() });
 
-  /** A region the request names must be one of the organization's. */
-  const regionProblems = (region: unknown): ErrorDetail[] =>
-    typeof region === "string" && !regionCodes.includes(region)
-      ? [{ field: "region", message: `must be one of: ${regionCodes.join(", ")}` }]
-      : [];
+  /** What the wire schema cannot see: the organization's regions, and a key JSON objects drop. */
+  const bodyProblems = (body: unknown): ErrorDetail[] => {
+    const { region, secrets } = (body ?? {}) as { region?: unknown; secrets?: unknown };
+    const problems: ErrorDetail[] = [];
+    if (typeof region === "string" && !regionCodes.includes(region)) {
+      problems.push({ field: "region", message: `must be one of: ${regionCodes.join(", ")}` });
+    }
+    // JSON.parse keeps it as an own key, but zod's output object (like any) would silently lose it.
+    if (typeof secrets === "object" && secrets !== null && Object.hasOwn(secrets, "__proto__")) {
+      problems.push({ field: "secrets.__proto__", message: "is a reserved name" });
+    }
+    return problems;
+  };
 
   /** On any 400, report every problem: the path's, the body's and the region's together. */
   const reportAll: Hook<unknown, Env, string, unknown> = (result, c) => {
@@ -83,8 +91,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       const body = PutSecretSetRequest.safeParse(c.get("jsonBody"));
       if (!body.success) details.push(...issuesToDetails(body.error.issues));
     }
-    const body = c.get("jsonBody") as { region?: unknown } | undefined;
-    details.push(...regionProblems(body?.region));
+    details.push(...bodyProblems(c.get("jsonBody")));
     throw validationError("The request is not valid.", details);
   };
 
@@ -150,7 +157,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   api.openapi(routes.putSecretSet, async (c) => {
     const { name } = c.req.valid("param");
     const body = c.req.valid("json");
-    const problems = regionProblems(body.region);
+    const problems = bodyProblems(c.get("jsonBody"));
     if (problems.length) throw validationError("The request is not valid.", problems);
     const orgId = c.get("orgId");
     const outcome = body.type === "secret"
@@ -257,23 +264,23 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     })),
     { pattern: /^\/healthz$/, method: "GET" },
   ];
+  // Returns rather than throws: a throw from here would skip the request-id middleware.
   app.notFound((c) => {
     const allowed = knownPaths.filter(({ pattern }) => pattern.test(c.req.path)).map(({ method }) =>
       method
     );
-    if (allowed.length) {
-      if (allowed.includes("GET")) allowed.push("HEAD");
-      throw new ApiError(
-        405,
-        "METHOD_NOT_ALLOWED",
-        `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
-        undefined,
-        {
-          Allow: allowed.join(", "),
-        },
+    if (allowed.length === 0) {
+      return errorResponse(
+        c,
+        notFound(`No route ${c.req.method} ${redactApiKeys(c.req.path).slice(0, 256)}.`),
       );
     }
-    throw notFound(`No route ${c.req.method} ${redactApiKeys(c.req.path).slice(0, 256)}.`);
+    if (allowed.includes("GET")) allowed.push("HEAD");
+    const message = `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`;
+    return errorResponse(
+      c,
+      new ApiError(405, "METHOD_NOT_ALLOWED", message, undefined, { Allow: allowed.join(", ") }),
+    );
   });
 
   app.onError((error, c) => {
@@ -287,11 +294,14 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       });
     }
-    return c.json(apiError.toBody(), apiError.status, apiError.headers);
+    return errorResponse(c, apiError);
   });
 
   return app;
 }
+
+const errorResponse = (c: Context, error: ApiError) =>
+  c.json(error.toBody(), error.status, error.headers);
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;

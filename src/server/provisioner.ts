@@ -66,7 +66,7 @@ export class Provisioner {
       return;
     }
     this.wokenWhileRunning = false;
-    this.running = this.round().then((more) => {
+    this.running = this.provisionDue().then((more) => {
       this.running = undefined;
       const untilDue = this.latestDue - this.clock();
       const next = more || this.wokenWhileRunning
@@ -78,8 +78,8 @@ export class Provisioner {
     });
   }
 
-  /** One batch; true when there may be more waiting. */
-  private async round(): Promise<boolean> {
+  /** One batch of the sets that are due; true when there may be more waiting. */
+  async provisionDue(): Promise<boolean> {
     try {
       const batch = await this.storage.pendingSets(this.clock() - this.options.delayMs, BATCH);
       for (const set of batch) {

@@ -95,18 +95,23 @@ export class SqliteStorage implements Storage {
   }
 
   getMeta(key: string): Promise<Uint8Array | undefined> {
-    const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
-    return Promise.resolve(row?.value as Uint8Array | undefined);
+    return settle(() => {
+      const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+      return row?.value as Uint8Array | undefined;
+    });
   }
 
   putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array> {
-    return Promise.resolve(this.transaction(() => {
-      this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(
-        key,
-        value,
-      );
-      return (this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row).value as Uint8Array;
-    }));
+    return settle(() =>
+      this.transaction(() => {
+        this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(
+          key,
+          value,
+        );
+        return (this.sql("SELECT value FROM meta WHERE key = ?").get(key) as Row)
+          .value as Uint8Array;
+      })
+    );
   }
 
   addApiKey(
@@ -114,42 +119,52 @@ export class SqliteStorage implements Storage {
     key: { id: string; hash: Uint8Array; now: number },
     options: { onlyIfEmpty?: boolean } = {},
   ): Promise<boolean> {
-    return Promise.resolve(this.transaction(() => {
-      if (options.onlyIfEmpty && this.sql("SELECT 1 FROM organizations LIMIT 1").get()) {
-        return false;
-      }
-      this.sql(
-        "INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-      ).run(newOrganizationId(), organization, key.now);
-      const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(organization) as Row;
-      this.sql("INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (?, ?, ?, ?)")
-        .run(key.id, org.id as string, key.hash, key.now);
-      return true;
-    }));
+    return settle(() =>
+      this.transaction(() => {
+        if (options.onlyIfEmpty && this.sql("SELECT 1 FROM organizations LIMIT 1").get()) {
+          return false;
+        }
+        this.sql(
+          "INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+        ).run(newOrganizationId(), organization, key.now);
+        const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(
+          organization,
+        ) as Row;
+        this.sql("INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (?, ?, ?, ?)")
+          .run(key.id, org.id as string, key.hash, key.now);
+        return true;
+      })
+    );
   }
 
   findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.sql("SELECT org_id, hash FROM api_keys WHERE id = ?").get(id) as
-      | Row
-      | undefined;
-    return Promise.resolve(row && { orgId: row.org_id as string, hash: row.hash as Uint8Array });
+    return settle(() => {
+      const row = this.sql("SELECT org_id, hash FROM api_keys WHERE id = ?").get(id) as
+        | Row
+        | undefined;
+      return row && { orgId: row.org_id as string, hash: row.hash as Uint8Array };
+    });
   }
 
   listSets(orgId: string): Promise<StoredSet[]> {
-    const rows = this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? ORDER BY name`)
-      .all(orgId) as unknown as SetRow[];
-    return Promise.resolve(rows.map(toStoredSet));
+    return settle(() => {
+      const rows = this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? ORDER BY name`)
+        .all(orgId) as unknown as SetRow[];
+      return rows.map(toStoredSet);
+    });
   }
 
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
-    const row = this.sql(
-      `SELECT ${SET_COLUMNS}, host FROM secret_sets WHERE org_id = ? AND name = ?`,
-    )
-      .get(orgId, name) as (SetRow & { host: string | null }) | undefined;
-    if (!row) return Promise.resolve(undefined);
-    const detail: StoredSetDetail = { ...toStoredSet(row), keys: this.keysOf(orgId, name) };
-    if (row.host !== null) detail.host = row.host;
-    return Promise.resolve(detail);
+    return settle(() => {
+      const row = this.sql(
+        `SELECT ${SET_COLUMNS}, host FROM secret_sets WHERE org_id = ? AND name = ?`,
+      )
+        .get(orgId, name) as (SetRow & { host: string | null }) | undefined;
+      if (!row) return undefined;
+      const detail: StoredSetDetail = { ...toStoredSet(row), keys: this.keysOf(orgId, name) };
+      if (row.host !== null) detail.host = row.host;
+      return detail;
+    });
   }
 
   private keysOf(orgId: string, name: string): string[] {
@@ -191,33 +206,39 @@ export class SqliteStorage implements Storage {
   }
 
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
-    return Promise.resolve(this.transaction(() => {
-      const existing = this.existing(orgId, write.name);
-      const region = checkSetWrite(
-        write.name,
-        "secret",
-        write.region,
-        existing,
-        () => this.countSets(orgId),
-        rules,
-      );
-      const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
-      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
-      const set = { type: "secret", region, host: null, credentials: null };
-      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
-      if (write.replace) {
-        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
-          orgId,
+    return settle(() =>
+      this.transaction(() => {
+        const existing = this.existing(orgId, write.name);
+        const region = checkSetWrite(
           write.name,
+          "secret",
+          write.region,
+          existing,
+          () => this.countSets(orgId),
+          rules,
         );
-      }
-      const upsert = this.sql(
-        `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
+        const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
+        const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+        const set = { type: "secret", region, host: null, credentials: null };
+        this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+        if (write.replace) {
+          this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
+            orgId,
+            write.name,
+          );
+        }
+        const upsert = this.sql(
+          `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
          ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`,
-      );
-      for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
-      return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
-    }));
+        );
+        for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
+        return {
+          set: pendingSummary(write.name, set.type, region),
+          setCreated: !existing,
+          ...keys,
+        };
+      })
+    );
   }
 
   putImagePullSecret(
@@ -225,70 +246,88 @@ export class SqliteStorage implements Storage {
     write: ImagePullSecretWrite,
     rules: WriteRules,
   ): Promise<WriteOutcome> {
-    return Promise.resolve(this.transaction(() => {
-      const existing = this.existing(orgId, write.name);
-      const region = checkSetWrite(
-        write.name,
-        "imagePullSecret",
-        write.region,
-        existing,
-        () => this.countSets(orgId),
-        rules,
-      );
-      const set = {
-        type: "imagePullSecret",
-        region,
-        host: write.host,
-        credentials: write.credentials,
-      };
-      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
-      const summary = pendingSummary(write.name, set.type, region);
-      return { set: summary, setCreated: !existing, created: [], updated: [] };
-    }));
+    return settle(() =>
+      this.transaction(() => {
+        const existing = this.existing(orgId, write.name);
+        const region = checkSetWrite(
+          write.name,
+          "imagePullSecret",
+          write.region,
+          existing,
+          () => this.countSets(orgId),
+          rules,
+        );
+        const set = {
+          type: "imagePullSecret",
+          region,
+          host: write.host,
+          credentials: write.credentials,
+        };
+        this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+        const summary = pendingSummary(write.name, set.type, region);
+        return { set: summary, setCreated: !existing, created: [], updated: [] };
+      })
+    );
   }
 
   deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
-    return Promise.resolve(this.transaction(() => {
-      const existing = this.existing(orgId, name);
-      if (!existing) throw notFound(`No set named "${name}".`);
-      const deleted = this.sql(
-        "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
-      )
-        .run(orgId, name, key);
-      if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
-      this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
-      return pendingSummary(name, existing.type, existing.region);
-    }));
+    return settle(() =>
+      this.transaction(() => {
+        const existing = this.existing(orgId, name);
+        if (!existing) throw notFound(`No set named "${name}".`);
+        const deleted = this.sql(
+          "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
+        )
+          .run(orgId, name, key);
+        if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
+        this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
+        return pendingSummary(name, existing.type, existing.region);
+      })
+    );
   }
 
   deleteSet(orgId: string, name: string): Promise<boolean> {
-    return Promise.resolve(this.transaction(() => {
-      this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
-      return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
-        .changes > 0;
-    }));
+    return settle(() =>
+      this.transaction(() => {
+        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
+        return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
+          .changes > 0;
+      })
+    );
   }
 
   pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]> {
-    const rows = this.sql(
-      `SELECT org_id, name, type, generation, host, credentials FROM secret_sets
-       WHERE status = 'pending' AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
-    ).all(writtenBefore, limit);
-    return Promise.resolve(rows.map(toPendingSet));
+    return settle(() =>
+      this.sql(
+        `SELECT org_id, name, type, generation, host, credentials FROM secret_sets
+         WHERE status = 'pending' AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
+      ).all(writtenBefore, limit).map(toPendingSet)
+    );
   }
 
   finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean> {
     const errorMessage = result.status === "failed" ? result.errorMessage : null;
-    const changed = this.sql(
-      `UPDATE secret_sets SET status = ?, error_message = ?
-       WHERE org_id = ? AND name = ? AND generation = ? AND status = 'pending'`,
-    ).run(result.status, errorMessage, set.orgId, set.name, set.generation);
-    return Promise.resolve(changed.changes > 0);
+    return settle(() =>
+      this.sql(
+        `UPDATE secret_sets SET status = ?, error_message = ?
+         WHERE org_id = ? AND name = ? AND generation = ? AND status = 'pending'`,
+      ).run(result.status, errorMessage, set.orgId, set.name, set.generation).changes > 0
+    );
   }
 
   close(): Promise<void> {
-    this.statements.clear();
-    if (this.db.isOpen) this.db.close();
-    return Promise.resolve();
+    return settle(() => {
+      this.statements.clear();
+      if (this.db.isOpen) this.db.close();
+    });
+  }
+}
+
+/** Runs `fn` now and hands back its result, or its throw, as a promise, as Storage promises. */
+function settle<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -1,0 +1,279 @@
+/**
+ * Helpers for the secrets server's tests: the storage backends under test, an in-process app
+ * with an organization and a key, and the real `voicebot cloud serve` spawned on 127.0.0.1.
+ */
+import { join } from "pathe";
+import { type AppOptions, createApp } from "../src/server/app.ts";
+import { generateApiKey, Vault } from "../src/server/crypto.ts";
+import { silentLogger } from "../src/server/log.ts";
+import { openStorage } from "../src/server/serve.ts";
+import type { Storage } from "../src/server/storage/types.ts";
+import { tempDir } from "./helpers.ts";
+
+export { tempDir };
+
+/** A parsed response body, read loosely: the assertions say what it must be. */
+// deno-lint-ignore no-explicit-any
+export type JsonBody = any;
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+const POSTGRES_URL = Deno.env.get("VOICEBOT_TEST_POSTGRES_URL");
+
+/** A database for one test: a SQLite file in a temp dir, or a fresh PostgreSQL schema. */
+export interface TestDatabase extends AsyncDisposable {
+  /** What `--database` takes. */
+  spec: string;
+}
+
+export interface Backend {
+  name: "sqlite" | "postgres";
+  /** False when PostgreSQL is not configured here; its tests are then ignored (or fail on CI). */
+  available: boolean;
+  database(): Promise<TestDatabase>;
+}
+
+const sqlite: Backend = {
+  name: "sqlite",
+  available: true,
+  async database() {
+    const dir = await tempDir();
+    return {
+      spec: join(dir.path, "voicebot.db"),
+      [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
+    };
+  },
+};
+
+const postgresBackend: Backend = {
+  name: "postgres",
+  available: POSTGRES_URL !== undefined,
+  async database() {
+    if (!POSTGRES_URL) {
+      throw new Error(
+        "VOICEBOT_TEST_POSTGRES_URL is not set; CI must run the PostgreSQL suite (see .ci/run).",
+      );
+    }
+    // A schema per test, so parallel test files never see each other's rows.
+    const schema = `test_${crypto.getRandomValues(new Uint8Array(6)).toHex()}`;
+    const { default: postgres } = await import("postgres");
+    const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE SCHEMA ${schema}`);
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set("search_path", schema);
+    return {
+      spec: url.toString(),
+      async [Symbol.asyncDispose]() {
+        await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      },
+    };
+  },
+};
+
+export const BACKENDS: Backend[] = [sqlite, postgresBackend];
+
+/**
+ * `Deno.test` once per backend. PostgreSQL runs when VOICEBOT_TEST_POSTGRES_URL is set; without
+ * it the test is ignored locally but fails on CI (CI=true), so a missing database never passes
+ * silently.
+ */
+export function backendTest(name: string, fn: (backend: Backend) => Promise<void>) {
+  for (const backend of BACKENDS) {
+    const mustRun = backend.available || Deno.env.get("CI") === "true";
+    Deno.test({ name: `${backend.name}: ${name}`, ignore: !mustRun, fn: () => fn(backend) });
+  }
+}
+
+export async function testVault(): Promise<Vault> {
+  return await Vault.fromRawKey(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** Adds an organization (created if new) with a fresh key; returns the key. */
+export async function addKey(storage: Storage, organization: string): Promise<string> {
+  const key = generateApiKey();
+  await storage.addApiKey(organization, { id: key.id, hash: key.hash, now: Date.now() });
+  return key.key;
+}
+
+export interface TestApp extends AsyncDisposable {
+  storage: Storage;
+  vault: Vault;
+  /** A key of organization `acme`. */
+  key: string;
+  /** Sends a request to the app in process; `body` objects are sent as JSON. */
+  call(method: string, path: string, init?: CallInit): Promise<Response>;
+  /** Like call, with the JSON body parsed. */
+  json(
+    method: string,
+    path: string,
+    init?: CallInit,
+  ): Promise<{ status: number; body: JsonBody; response: Response }>;
+}
+
+export interface CallInit {
+  body?: unknown;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** The app over a fresh database of `backend`, with organization `acme` and its key. */
+export async function testApp(
+  backend: Backend,
+  options: Partial<Omit<AppOptions, "vault">> = {},
+): Promise<TestApp> {
+  const database = await backend.database();
+  const storage = await openStorage(database.spec);
+  const vault = await testVault();
+  const key = await addKey(storage, "acme");
+  const app = createApp(storage, { vault, logger: silentLogger, ...options });
+  const call = (method: string, path: string, init: CallInit = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const key_ = init.key === undefined ? key : init.key;
+    if (key_ !== null) headers.authorization ??= `Bearer ${key_}`;
+    let body: BodyInit | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === "string" || init.body instanceof Uint8Array
+        ? init.body as BodyInit
+        : JSON.stringify(init.body);
+      headers["content-type"] ??= "application/json";
+    }
+    return Promise.resolve(app.request(`http://localhost${path}`, { method, headers, body }));
+  };
+  return {
+    storage,
+    vault,
+    key,
+    call,
+    async json(method, path, init) {
+      const response = await call(method, path, init);
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, response };
+    },
+    async [Symbol.asyncDispose]() {
+      await storage.close();
+      await database[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** Fake time for the rate limiter and the provisioner. */
+export function fakeClock(start = 1_700_000_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+export const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
+
+export interface SpawnedServer extends AsyncDisposable {
+  baseUrl: string;
+  /** Printed only when this start bootstrapped an empty database. */
+  bootstrapKey?: string;
+  stdout: string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  child: Deno.ChildProcess;
+  /** Sends the signal and waits for the exit. */
+  stop(signal?: Deno.Signal): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/**
+ * `voicebot cloud serve --port 0 --database <spec>` on 127.0.0.1, as a user would run it:
+ * no stdin, NO_COLOR, a temporary HOME. Resolves once it prints its base URL.
+ */
+export async function spawnServer(
+  database: string,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<SpawnedServer> {
+  const home = await tempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ENTRY,
+      "cloud",
+      "serve",
+      "--port",
+      "0",
+      "--database",
+      database,
+      ...options.args ?? [],
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", HOME: home.path, VOICEBOT_MASTER_KEY: MASTER_KEY, ...options.env },
+  }).spawn();
+
+  // Both pipes are drained all along, so that the server never blocks on a full pipe.
+  let stdout = "";
+  let stderr = "";
+  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+  );
+  let listening!: (url: string) => void;
+  const started = new Promise<string>((resolve) => (listening = resolve));
+  const stdoutDone = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({
+      write(chunk) {
+        stdout += chunk;
+        const match = /^Listening on (\S+)$/m.exec(stdout);
+        if (match) listening(match[1]);
+      },
+    }),
+  );
+  const exited = child.status.then(async (status) => {
+    await Promise.all([stdoutDone, stderrDone]);
+    await home[Symbol.asyncDispose]();
+    return status;
+  });
+  const baseUrl = await Promise.race([
+    started,
+    exited.then((status) => {
+      throw new Error(`server exited with ${status.code} before listening:\n${stdout}\n${stderr}`);
+    }),
+  ]);
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+    const status = await exited;
+    return { code: status.code, stdout, stderr };
+  };
+  return {
+    baseUrl,
+    bootstrapKey: /^(vb_sk_\S+)$/m.exec(stdout)?.[1],
+    stdout,
+    stderr: () => stderr,
+    child,
+    stop,
+    [Symbol.asyncDispose]: async () => void (await stop("SIGKILL")),
+  };
+}
+
+/** fetch with a bearer key and a JSON body; returns status and parsed body. */
+export async function api(
+  baseUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: JsonBody; headers: Headers }> {
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    headers: response.headers,
+  };
+}

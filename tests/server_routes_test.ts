@@ -1,0 +1,630 @@
+/** Every route of the secrets API, in process (`app.request()`), on every storage backend. */
+import assert from "node:assert/strict";
+import { DEFAULT_LIMITS } from "../src/server/config.ts";
+import { Provisioner } from "../src/server/provisioner.ts";
+import { silentLogger } from "../src/server/log.ts";
+import { ErrorResponse, ListSecretSetsResponse } from "../src/secrets/schemas.ts";
+import {
+  addKey,
+  backendTest,
+  fakeClock,
+  type JsonBody,
+  type TestApp,
+  testApp,
+} from "./helpers_server.ts";
+
+const secrets = (values: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  type: "secret",
+  secrets: values,
+  ...extra,
+});
+/** `user:pass` base64-encoded, as the client sends it. */
+const GOOD_CREDENTIALS = btoa("robot:s3cret-pass");
+
+/** Asserts an ErrorResponse with this status and code; returns its body. */
+async function expectError(
+  call: Promise<{ status: number; body: JsonBody; response: Response }>,
+  status: number,
+  code: string,
+) {
+  const { status: got, body, response } = await call;
+  assert.equal(got, status, JSON.stringify(body));
+  assert.equal(body.code, code);
+  assert.equal(typeof body.error, "string");
+  assert.ok(ErrorResponse.safeParse(body).success);
+  assert.ok(response.headers.get("x-request-id"), "every response has a request id");
+  return body;
+}
+
+function provisioner(t: TestApp) {
+  return new Provisioner(t.storage, t.vault, { delayMs: 0, pollMs: 60_000 }, silentLogger);
+}
+
+// --- GET /secrets (SPEC 4.1, 5, 7) ---
+
+backendTest(
+  "GET /secrets: 401 UNAUTHORIZED for a missing, malformed, wrong-scheme or unknown key",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const [, , id] = t.key.split("_");
+    const unknownKey = `vb_sk_${"0".repeat(16)}_${"A".repeat(43)}`;
+    const wrongSecret = `vb_sk_${id}_${"B".repeat(43)}`;
+    const cases: [string, Record<string, string>][] = [
+      ["missing", {}],
+      ["empty", { authorization: "" }],
+      ["scheme only", { authorization: "Bearer" }],
+      ["malformed", { authorization: "Bearer not-a-key" }],
+      ["wrong scheme", { authorization: `Basic ${t.key}` }],
+      ["extra words", { authorization: `Bearer ${t.key} more` }],
+      ["unknown", { authorization: `Bearer ${unknownKey}` }],
+      ["wrong secret for a real id", { authorization: `Bearer ${wrongSecret}` }],
+    ];
+    for (const [label, headers] of cases) {
+      const body = await expectError(
+        t.json("GET", "/v1/secrets", { key: null, headers }),
+        401,
+        "UNAUTHORIZED",
+      );
+      assert.deepEqual(Object.keys(body).sort(), ["code", "error"], label);
+      assert.ok(!JSON.stringify(body).includes(t.key.slice(6)), `${label}: no key in the body`);
+    }
+  },
+);
+
+backendTest(
+  "GET /secrets: 200 with exactly the SPEC 2.1 fields; errorMessage only on failed",
+  async (backend) => {
+    await using t = await testApp(backend);
+    assert.deepEqual((await t.json("GET", "/v1/secrets")).body, { sets: [] });
+
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
+    await t.json("PUT", "/v1/secrets/good-registry", {
+      body: {
+        type: "imagePullSecret",
+        host: "registry.example.com:5000",
+        credentials: GOOD_CREDENTIALS,
+        region: "eu-central",
+      },
+    });
+    await t.json("PUT", "/v1/secrets/bad-creds", {
+      body: { type: "imagePullSecret", host: "ghcr.io", credentials: btoa("no-colon-here") },
+    });
+    await t.json("PUT", "/v1/secrets/still-pending", { body: secrets({ B: "2" }) });
+
+    const before = await t.json("GET", "/v1/secrets");
+    assert.ok(before.body.sets.every((set: { status: string }) => set.status === "pending"));
+
+    await provisioner(t).provisionDue();
+    await t.json("PUT", "/v1/secrets/still-pending", { body: secrets({ C: "3" }) });
+
+    const { status, body, response } = await t.json("GET", "/v1/secrets");
+    assert.equal(status, 200);
+    assert.match(response.headers.get("content-type")!, /^application\/json/);
+    assert.ok(ListSecretSetsResponse.safeParse(body).success);
+    assert.deepEqual(Object.keys(body), ["sets"]);
+    assert.deepEqual(body.sets, [
+      { name: "app", type: "secret", region: "us-west", status: "ready" },
+      {
+        name: "bad-creds",
+        type: "imagePullSecret",
+        region: "us-west",
+        status: "failed",
+        errorMessage: "The credentials are not base64 of username:password once decoded.",
+      },
+      { name: "good-registry", type: "imagePullSecret", region: "eu-central", status: "ready" },
+      { name: "still-pending", type: "secret", region: "us-west", status: "pending" },
+    ]);
+  },
+);
+
+backendTest("a failed set is cleared by a later successful write", async (backend) => {
+  await using t = await testApp(backend);
+  const put = (host: string) =>
+    t.json("PUT", "/v1/secrets/reg", {
+      body: { type: "imagePullSecret", host, credentials: GOOD_CREDENTIALS },
+    });
+  await put("not a host");
+  await provisioner(t).provisionDue();
+  const failed = (await t.json("GET", "/v1/secrets/reg")).body;
+  assert.equal(failed.status, "failed");
+  assert.match(failed.errorMessage, /not a host name/);
+
+  const fixed = await put("registry.example.com");
+  assert.equal(fixed.status, 200);
+  assert.deepEqual(fixed.body.set, {
+    name: "reg",
+    type: "imagePullSecret",
+    region: "us-west",
+    status: "pending",
+  });
+  await provisioner(t).provisionDue();
+  assert.deepEqual((await t.json("GET", "/v1/secrets")).body.sets, [
+    { name: "reg", type: "imagePullSecret", region: "us-west", status: "ready" },
+  ]);
+});
+
+backendTest("organizations are isolated on every route", async (backend) => {
+  await using t = await testApp(backend);
+  const other = await addKey(t.storage, "globex");
+  await t.json("PUT", "/v1/secrets/ours", { body: secrets({ A: "1", B: "2" }) });
+
+  assert.deepEqual((await t.json("GET", "/v1/secrets", { key: other })).body, { sets: [] });
+  await expectError(t.json("GET", "/v1/secrets/ours", { key: other }), 404, "NOT_FOUND");
+  await expectError(t.json("DELETE", "/v1/secrets/ours/keys/A", { key: other }), 404, "NOT_FOUND");
+  await expectError(t.json("DELETE", "/v1/secrets/ours", { key: other }), 404, "NOT_FOUND");
+  // The same name in another organization is another set, of any type or region.
+  const theirs = await t.json("PUT", "/v1/secrets/ours", {
+    key: other,
+    body: {
+      type: "imagePullSecret",
+      region: "us-east",
+      host: "r.io",
+      credentials: GOOD_CREDENTIALS,
+    },
+  });
+  assert.equal(theirs.status, 201);
+
+  assert.deepEqual((await t.json("GET", "/v1/secrets/ours")).body.keys, ["A", "B"]);
+  assert.equal(
+    (await t.json("GET", "/v1/secrets/ours", { key: other })).body.type,
+    "imagePullSecret",
+  );
+  assert.equal((await t.json("GET", "/v1/regions", { key: other })).status, 200);
+});
+
+// --- GET /secrets/{name} ---
+
+backendTest(
+  "GET /secrets/{name}: keys sorted, never values; 404; 400 for a bad name",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await t.json("PUT", "/v1/secrets/app", {
+      body: secrets({ ZED: "value-z", alpha: "value-a", MID: "value-m" }),
+    });
+    const { status, body } = await t.json("GET", "/v1/secrets/app");
+    assert.equal(status, 200);
+    assert.deepEqual(body, {
+      name: "app",
+      type: "secret",
+      region: "us-west",
+      status: "pending",
+      keys: ["MID", "ZED", "alpha"],
+    });
+    assert.ok(!JSON.stringify(body).includes("value-"));
+
+    await t.json("PUT", "/v1/secrets/reg", {
+      body: { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS },
+    });
+    assert.deepEqual((await t.json("GET", "/v1/secrets/reg")).body, {
+      name: "reg",
+      type: "imagePullSecret",
+      region: "us-west",
+      status: "pending",
+      keys: [],
+      host: "r.io",
+    });
+    await expectError(t.json("GET", "/v1/secrets/nope"), 404, "NOT_FOUND");
+    const bad = await expectError(t.json("GET", "/v1/secrets/bad_name"), 400, "VALIDATION_ERROR");
+    assert.deepEqual(bad.details.map((d: { field: string }) => d.field), ["name"]);
+  },
+);
+
+// --- PUT /secrets/{name} ---
+
+backendTest(
+  "PUT: 201 on create, 200 on update, with created and updated keys; replace",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const created = await t.json("PUT", "/v1/secrets/app", {
+      body: secrets({ A: "1", B: "2" }, { region: "us-east" }),
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.body, {
+      set: { name: "app", type: "secret", region: "us-east", status: "pending" },
+      created: ["A", "B"],
+      updated: [],
+    });
+    const merged = await t.json("PUT", "/v1/secrets/app", { body: secrets({ B: "3", C: "4" }) });
+    assert.equal(merged.status, 200);
+    assert.deepEqual([merged.body.created, merged.body.updated, merged.body.set.region], [["C"], [
+      "B",
+    ], "us-east"]);
+    const replaced = await t.json("PUT", "/v1/secrets/app", {
+      body: secrets({ D: "5" }, { replace: true }),
+    });
+    assert.deepEqual([replaced.status, replaced.body.created, replaced.body.updated], [
+      200,
+      ["D"],
+      [],
+    ]);
+    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["D"]);
+  },
+);
+
+backendTest(
+  "PUT: 409 for the other type or another region; 400 naming the valid regions",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
+    await t.json("PUT", "/v1/secrets/reg", {
+      body: { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS },
+    });
+    await expectError(
+      t.json("PUT", "/v1/secrets/app", {
+        body: { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS },
+      }),
+      409,
+      "CONFLICT",
+    );
+    await expectError(
+      t.json("PUT", "/v1/secrets/reg", { body: secrets({ A: "1" }) }),
+      409,
+      "CONFLICT",
+    );
+    await expectError(
+      t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }, { region: "eu-central" }) }),
+      409,
+      "CONFLICT",
+    );
+    const region = await expectError(
+      t.json("PUT", "/v1/secrets/new", { body: secrets({ A: "1" }, { region: "mars-1" }) }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(region.details, [{
+      field: "region",
+      message: "must be one of: us-west, us-east, eu-central",
+    }]);
+  },
+);
+
+backendTest("PUT: 400 lists every problem of the name and the body together", async (backend) => {
+  await using t = await testApp(backend);
+  const body = await expectError(
+    t.json("PUT", "/v1/secrets/bad_name", {
+      body: {
+        type: "secret",
+        region: "mars-1",
+        secrets: { "1BAD": "x", "also-bad": "y", GOOD: 3 },
+        extra: true,
+      },
+    }),
+    400,
+    "VALIDATION_ERROR",
+  );
+  const fields = body.details.map((d: { field: string }) => d.field).sort();
+  assert.deepEqual(fields, [
+    "extra",
+    "name",
+    "region",
+    "secrets.1BAD",
+    "secrets.GOOD",
+    "secrets.also-bad",
+  ]);
+
+  const shapes: [unknown, string[]][] = [
+    [{}, ["type"]],
+    [[], ["body"]],
+    [{ type: "secret" }, ["secrets"]],
+    [{ type: "secret", secrets: {} }, ["secrets"]],
+    [{ type: "secret", secrets: { A: "1" }, replace: "yes" }, ["replace"]],
+    [{ type: "imagePullSecret", host: "" }, ["credentials", "host"]],
+    // A key every JS object would drop on the way through: refused, not lost.
+    ['{"type":"secret","secrets":{"__proto__":"x","A":"1"}}', ["secrets.__proto__"]],
+  ];
+  for (const [shape, expected] of shapes) {
+    const text = typeof shape === "string" ? shape : JSON.stringify(shape);
+    const error = await expectError(
+      t.json("PUT", "/v1/secrets/ok", { body: text }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(error.details.map((d: { field: string }) => d.field).sort(), expected, text);
+  }
+});
+
+backendTest("PUT: non-JSON is 400, another content type 415, never 500", async (backend) => {
+  await using t = await testApp(backend);
+  await expectError(t.json("PUT", "/v1/secrets/a", { body: "{not json" }), 400, "VALIDATION_ERROR");
+  await expectError(t.json("PUT", "/v1/secrets/a", { body: "" }), 400, "VALIDATION_ERROR");
+  await expectError(
+    t.json("PUT", "/v1/secrets/a", { body: new Uint8Array([0x7b, 0xff, 0x7d]) }),
+    400,
+    "VALIDATION_ERROR",
+  );
+  await expectError(
+    t.json("PUT", "/v1/secrets/a", {
+      body: JSON.stringify(secrets({ A: "1" })),
+      headers: { "content-type": "text/plain" },
+    }),
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+  );
+  await expectError(
+    t.json("PUT", "/v1/secrets/a", {
+      body: JSON.stringify(secrets({ A: "1" })),
+      headers: { "content-type": "application/json; charset=latin1" },
+    }),
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+  );
+  await expectError(t.json("PUT", "/v1/secrets/a"), 415, "UNSUPPORTED_MEDIA_TYPE");
+  const ok = await t.json("PUT", "/v1/secrets/a", {
+    body: JSON.stringify(secrets({ A: "1" })),
+    headers: { "content-type": "Application/JSON; charset=UTF-8" },
+  });
+  assert.equal(ok.status, 201);
+});
+
+// --- limits, each at its edge ---
+
+backendTest(
+  "limit: set names of 63 characters pass, 64 do not; key names of 128 pass, 129 do not",
+  async (backend) => {
+    await using t = await testApp(backend);
+    assert.equal(
+      (await t.json("PUT", `/v1/secrets/${"n".repeat(63)}`, { body: secrets({ A: "1" }) })).status,
+      201,
+    );
+    await expectError(
+      t.json("PUT", `/v1/secrets/${"n".repeat(64)}`, { body: secrets({ A: "1" }) }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.equal(
+      (await t.json("PUT", "/v1/secrets/keys", { body: secrets({ ["K".repeat(128)]: "1" }) }))
+        .status,
+      201,
+    );
+    await expectError(
+      t.json("PUT", "/v1/secrets/keys", { body: secrets({ ["K".repeat(129)]: "1" }) }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    await expectError(
+      t.json("DELETE", `/v1/secrets/keys/keys/${"K".repeat(129)}`),
+      400,
+      "VALIDATION_ERROR",
+    );
+  },
+);
+
+backendTest(
+  "limit: a value of exactly the maximum UTF-8 bytes passes, one byte more is 413",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const max = DEFAULT_LIMITS.maxValueBytes;
+    assert.equal(
+      (await t.json("PUT", "/v1/secrets/v", { body: secrets({ A: "x".repeat(max) }) })).status,
+      201,
+    );
+    // Two bytes a character: the limit counts bytes, not characters.
+    assert.equal(
+      (await t.json("PUT", "/v1/secrets/v", { body: secrets({ B: "é".repeat(max / 2) }) })).status,
+      200,
+    );
+    const over = await expectError(
+      t.json("PUT", "/v1/secrets/v", {
+        body: secrets({ C: "é".repeat(max / 2) + "x", D: "fine" }),
+      }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+    assert.deepEqual(over.details, [{ field: "secrets.C", message: `is over ${max} bytes` }]);
+    await expectError(
+      t.json("PUT", "/v1/secrets/r", {
+        body: { type: "imagePullSecret", host: "r.io", credentials: "x".repeat(max + 1) },
+      }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+    assert.deepEqual((await t.json("GET", "/v1/secrets/v")).body.keys, ["A", "B"]);
+  },
+);
+
+backendTest(
+  "limit: a body of exactly the maximum bytes is read, one byte more is 413",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const max = DEFAULT_LIMITS.maxBodyBytes;
+    const bodyOfSize = (size: number) => {
+      const values: Record<string, string> = {};
+      for (let i = 0; i < 17; i++) values[`K${i}`] = "x".repeat(60_000);
+      const base = JSON.stringify(secrets({ ...values, PAD: "" })).length;
+      values.PAD = "y".repeat(size - base);
+      const text = JSON.stringify(secrets(values));
+      assert.equal(text.length, size);
+      return text;
+    };
+    assert.equal((await t.json("PUT", "/v1/secrets/big", { body: bodyOfSize(max) })).status, 201);
+    await expectError(
+      t.json("PUT", "/v1/secrets/big", { body: bodyOfSize(max + 1) }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+  },
+);
+
+backendTest(
+  "limit: keys per set and sets per organization, at and over the edge",
+  async (backend) => {
+    await using t = await testApp(backend, {
+      limits: { maxKeysPerSet: 3, maxSetsPerOrganization: 2 },
+    });
+    assert.equal(
+      (await t.json("PUT", "/v1/secrets/a", { body: secrets({ A: "1", B: "1", C: "1" }) })).status,
+      201,
+    );
+    const keys = await expectError(
+      t.json("PUT", "/v1/secrets/a", { body: secrets({ D: "1" }) }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(keys.details, [{
+      field: "secrets",
+      message: "the set would hold 4 keys; at most 3 are allowed",
+    }]);
+    assert.equal((await t.json("PUT", "/v1/secrets/b", { body: secrets({ A: "1" }) })).status, 201);
+    const sets = await expectError(
+      t.json("PUT", "/v1/secrets/c", { body: secrets({ A: "1" }) }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.match(sets.details[0].message, /already has 2 sets/);
+    // Updating an existing set is not a new set.
+    assert.equal((await t.json("PUT", "/v1/secrets/b", { body: secrets({ B: "1" }) })).status, 200);
+  },
+);
+
+// --- DELETE ---
+
+backendTest(
+  "DELETE a key: 200 with the summary; 404 for an unknown key or set",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1", B: "2" }) });
+    const { status, body } = await t.json("DELETE", "/v1/secrets/app/keys/A");
+    assert.equal(status, 200);
+    assert.deepEqual(body, {
+      set: { name: "app", type: "secret", region: "us-west", status: "pending" },
+    });
+    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["B"]);
+    await expectError(t.json("DELETE", "/v1/secrets/app/keys/A"), 404, "NOT_FOUND");
+    await expectError(t.json("DELETE", "/v1/secrets/nope/keys/A"), 404, "NOT_FOUND");
+  },
+);
+
+backendTest("DELETE a set: 204 and gone with its values; 404 the second time", async (backend) => {
+  await using t = await testApp(backend);
+  await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
+  const deleted = await t.call("DELETE", "/v1/secrets/app");
+  assert.equal(deleted.status, 204);
+  assert.equal(await deleted.text(), "");
+  await expectError(t.json("GET", "/v1/secrets/app"), 404, "NOT_FOUND");
+  await expectError(t.json("DELETE", "/v1/secrets/app"), 404, "NOT_FOUND");
+  assert.deepEqual(
+    (await t.json("PUT", "/v1/secrets/app", { body: secrets({ B: "1" }) })).body.created,
+    ["B"],
+  );
+});
+
+// --- regions, document, health, unknown routes ---
+
+backendTest("GET /regions lists the organization's regions and its default", async (backend) => {
+  await using t = await testApp(backend, {
+    regions: ["eu-central", "us-east"],
+    defaultRegion: "us-east",
+  });
+  assert.deepEqual((await t.json("GET", "/v1/regions")).body, {
+    regions: [{ code: "eu-central", name: "EU Central" }, { code: "us-east", name: "US East" }],
+    default: "us-east",
+  });
+  const created = await t.json("PUT", "/v1/secrets/a", { body: secrets({ A: "1" }) });
+  assert.equal(created.body.set.region, "us-east");
+  await expectError(t.json("GET", "/v1/regions", { key: null }), 401, "UNAUTHORIZED");
+});
+
+backendTest(
+  "GET /openapi.json: OpenAPI 3.1, version 1.0.0, no key needed, built from the wire schemas",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const { status, body: document } = await t.json("GET", "/v1/openapi.json", { key: null });
+    assert.equal(status, 200);
+    assert.equal(document.openapi, "3.1.0");
+    assert.equal(document.info.version, "1.0.0");
+    assert.equal(document.paths["/secrets"].get.operationId, "listSecretSets");
+    assert.deepEqual(Object.keys(document.paths).sort(), [
+      "/openapi.json",
+      "/regions",
+      "/secrets",
+      "/secrets/{name}",
+      "/secrets/{name}/keys/{key}",
+    ]);
+    assert.deepEqual(Object.keys(document.components.schemas.SecretSetSummary.properties), [
+      "name",
+      "type",
+      "region",
+      "status",
+      "errorMessage",
+    ]);
+    assert.deepEqual(document.components.schemas.SecretSetSummary.properties.type.enum, [
+      "secret",
+      "imagePullSecret",
+    ]);
+    assert.deepEqual(document.components.schemas.ErrorResponse.required, ["error", "code"]);
+    assert.deepEqual(Object.keys(document.paths["/secrets"].get.responses).sort(), [
+      "200",
+      "401",
+      "429",
+      "500",
+    ]);
+  },
+);
+
+backendTest(
+  "unknown routes are 404 and wrong methods 405 with Allow, as ErrorResponses",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await expectError(t.json("GET", "/v1/nope"), 404, "NOT_FOUND");
+    await expectError(t.json("GET", "/nope", { key: null }), 404, "NOT_FOUND");
+    await expectError(t.json("GET", "/v1/secrets/a/b/c"), 404, "NOT_FOUND");
+    const post = await t.json("POST", "/v1/secrets");
+    await expectError(Promise.resolve(post), 405, "METHOD_NOT_ALLOWED");
+    assert.equal(post.response.headers.get("allow"), "GET, HEAD");
+    const patch = await t.json("PATCH", "/v1/secrets/a");
+    assert.equal(patch.status, 405);
+    assert.equal(patch.response.headers.get("allow"), "GET, PUT, DELETE, HEAD");
+    // Without a key, /v1 answers 401 before saying anything about its routes.
+    await expectError(t.json("GET", "/v1/nope", { key: null }), 401, "UNAUTHORIZED");
+  },
+);
+
+backendTest("/healthz answers without a key; HEAD works where GET does", async (backend) => {
+  await using t = await testApp(backend);
+  assert.deepEqual((await t.json("GET", "/healthz", { key: null })).body, { status: "ok" });
+  const head = await t.call("HEAD", "/v1/secrets");
+  assert.equal(head.status, 200);
+  assert.equal(await head.text(), "");
+});
+
+backendTest("X-Request-Id: a sane incoming id is kept, anything else replaced", async (backend) => {
+  await using t = await testApp(backend);
+  const kept = await t.call("GET", "/v1/secrets", {
+    headers: { "x-request-id": "client-abc.123" },
+  });
+  assert.equal(kept.headers.get("x-request-id"), "client-abc.123");
+  const replaced = await t.call("GET", "/nope", {
+    headers: { "x-request-id": "bad id with spaces" },
+  });
+  assert.match(replaced.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/);
+  const ids = new Set(
+    await Promise.all(
+      [1, 2, 3].map(async () => (await t.call("GET", "/v1/secrets")).headers.get("x-request-id")),
+    ),
+  );
+  assert.equal(ids.size, 3);
+});
+
+backendTest(
+  "rate limit: 429 RATE_LIMITED with Retry-After once a key's burst is spent; other keys unaffected",
+  async (backend) => {
+    const clock = fakeClock();
+    await using t = await testApp(backend, {
+      rateLimit: { perSecond: 2, burst: 3 },
+      clock: clock.now,
+    });
+    const other = await addKey(t.storage, "globex");
+    for (let i = 0; i < 3; i++) assert.equal((await t.json("GET", "/v1/secrets")).status, 200);
+    const limited = await t.json("GET", "/v1/secrets");
+    await expectError(Promise.resolve(limited), 429, "RATE_LIMITED");
+    assert.equal(limited.response.headers.get("retry-after"), "1");
+    assert.equal((await t.json("GET", "/v1/secrets", { key: other })).status, 200);
+    clock.advance(500);
+    assert.equal(
+      (await t.json("GET", "/v1/secrets")).status,
+      200,
+      "one token back after half a second",
+    );
+    assert.equal((await t.json("GET", "/v1/secrets")).status, 429);
+  },
+);

@@ -1,0 +1,420 @@
+/** The storage suite: every backend behind the Storage interface passes the same tests. */
+import assert from "node:assert/strict";
+import { ApiError } from "../src/server/errors.ts";
+import { openStorage } from "../src/server/serve.ts";
+import type { Storage, WriteRules } from "../src/server/storage/types.ts";
+import { addKey, backendTest } from "./helpers_server.ts";
+
+const rules = (overrides: Partial<WriteRules> = {}): WriteRules => ({
+  defaultRegion: "us-west",
+  maxKeysPerSet: 200,
+  maxSetsPerOrganization: 1000,
+  now: Date.now(),
+  ...overrides,
+});
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A fresh database of the backend with one organization; returns its id. */
+async function withStorage(
+  backend: Parameters<Parameters<typeof backendTest>[1]>[0],
+  fn: (storage: Storage, orgId: string) => Promise<void>,
+) {
+  await using database = await backend.database();
+  const storage = await openStorage(database.spec);
+  try {
+    const key = await addKey(storage, "acme");
+    const orgId = (await storage.findApiKey(key.split("_")[2]))!.orgId;
+    await fn(storage, orgId);
+  } finally {
+    await storage.close();
+  }
+}
+
+async function rejectsWith(promise: Promise<unknown>, status: number, code: string) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof ApiError, String(error));
+    assert.equal(error.status, status);
+    assert.equal(error.code, code);
+    return true;
+  });
+}
+
+backendTest("migrations run once: reopening keeps the data", async (backend) => {
+  await using database = await backend.database();
+  const first = await openStorage(database.spec);
+  await addKey(first, "acme");
+  await first.close();
+  const second = await openStorage(database.spec);
+  try {
+    assert.equal(
+      await second.addApiKey("other", { id: "0".repeat(16), hash: bytes("h"), now: 1 }, {
+        onlyIfEmpty: true,
+      }),
+      false,
+    );
+  } finally {
+    await second.close();
+  }
+});
+
+backendTest("bootstrap happens only on an empty database, even when two race", async (backend) => {
+  await using database = await backend.database();
+  const storage = await openStorage(database.spec);
+  try {
+    const attempts = await Promise.all(
+      ["a", "b", "c"].map((suffix) =>
+        storage.addApiKey("default", { id: suffix.repeat(16), hash: bytes(suffix), now: 1 }, {
+          onlyIfEmpty: true,
+        })
+      ),
+    );
+    assert.deepEqual(attempts.filter(Boolean).length, 1);
+  } finally {
+    await storage.close();
+  }
+});
+
+backendTest("API keys are found by id and belong to one organization", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    await storage.addApiKey("acme", { id: "1".repeat(16), hash: bytes("second"), now: 1 });
+    await storage.addApiKey("globex", { id: "2".repeat(16), hash: bytes("third"), now: 1 });
+    const second = await storage.findApiKey("1".repeat(16));
+    const third = await storage.findApiKey("2".repeat(16));
+    assert.equal(second?.orgId, orgId);
+    assert.notEqual(third?.orgId, orgId);
+    assert.deepEqual(new Uint8Array(second!.hash), bytes("second"));
+    assert.equal(await storage.findApiKey("f".repeat(16)), undefined);
+  });
+});
+
+backendTest(
+  "a secret set is created pending, merged, replaced, and its keys listed sorted",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      const created = await storage.putSecrets(
+        orgId,
+        {
+          name: "app",
+          region: undefined,
+          values: [["b", bytes("1")], ["A", bytes("2")]],
+          replace: false,
+        },
+        rules(),
+      );
+      assert.deepEqual(created, {
+        set: { name: "app", type: "secret", region: "us-west", status: "pending" },
+        setCreated: true,
+        created: ["A", "b"],
+        updated: [],
+      });
+      const merged = await storage.putSecrets(
+        orgId,
+        {
+          name: "app",
+          region: "us-west",
+          values: [["b", bytes("3")], ["C", bytes("4")]],
+          replace: false,
+        },
+        rules(),
+      );
+      assert.deepEqual([merged.setCreated, merged.created, merged.updated], [false, ["C"], ["b"]]);
+      assert.deepEqual((await storage.getSet(orgId, "app"))?.keys, ["A", "C", "b"]);
+
+      const replaced = await storage.putSecrets(
+        orgId,
+        {
+          name: "app",
+          region: undefined,
+          values: [["C", bytes("5")], ["D", bytes("6")]],
+          replace: true,
+        },
+        rules(),
+      );
+      assert.deepEqual([replaced.created, replaced.updated], [["D"], ["C"]]);
+      assert.deepEqual((await storage.getSet(orgId, "app"))?.keys, ["C", "D"]);
+    });
+  },
+);
+
+backendTest("a name keeps its type and region", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    await storage.putSecrets(orgId, {
+      name: "app",
+      region: "eu-central",
+      values: [["A", bytes("1")]],
+      replace: false,
+    }, rules());
+    await storage.putImagePullSecret(orgId, {
+      name: "reg",
+      region: undefined,
+      host: "r.io",
+      credentials: bytes("c"),
+    }, rules());
+    await rejectsWith(
+      storage.putImagePullSecret(orgId, {
+        name: "app",
+        region: undefined,
+        host: "r.io",
+        credentials: bytes("c"),
+      }, rules()),
+      409,
+      "CONFLICT",
+    );
+    await rejectsWith(
+      storage.putSecrets(orgId, {
+        name: "reg",
+        region: undefined,
+        values: [["A", bytes("1")]],
+        replace: false,
+      }, rules()),
+      409,
+      "CONFLICT",
+    );
+    await rejectsWith(
+      storage.putSecrets(orgId, {
+        name: "app",
+        region: "us-west",
+        values: [["A", bytes("1")]],
+        replace: false,
+      }, rules()),
+      409,
+      "CONFLICT",
+    );
+    // No region on an update means the set's own.
+    const updated = await storage.putSecrets(orgId, {
+      name: "app",
+      region: undefined,
+      values: [["B", bytes("1")]],
+      replace: false,
+    }, rules());
+    assert.equal(updated.set.region, "eu-central");
+  });
+});
+
+backendTest(
+  "an image pull secret is updated in place and shows its host, no keys",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      await storage.putImagePullSecret(orgId, {
+        name: "reg",
+        region: undefined,
+        host: "a.io",
+        credentials: bytes("1"),
+      }, rules());
+      const second = await storage.putImagePullSecret(orgId, {
+        name: "reg",
+        region: undefined,
+        host: "b.io",
+        credentials: bytes("2"),
+      }, rules());
+      assert.equal(second.setCreated, false);
+      assert.deepEqual(await storage.getSet(orgId, "reg"), {
+        name: "reg",
+        type: "imagePullSecret",
+        region: "us-west",
+        status: "pending",
+        keys: [],
+        host: "b.io",
+      });
+      const [pending] = await storage.pendingSets(Date.now() + 1000, 10);
+      assert.deepEqual(new Uint8Array(pending.credentials!), bytes("2"));
+    });
+  },
+);
+
+backendTest("keys per set and sets per organization stop exactly at the limit", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    const limited = rules({ maxKeysPerSet: 3, maxSetsPerOrganization: 2 });
+    const values = (n: number, prefix = "K"): [string, Uint8Array][] =>
+      Array.from({ length: n }, (_, i) => [`${prefix}${i}`, bytes("v")]);
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: values(3),
+      replace: false,
+    }, limited);
+    await rejectsWith(
+      storage.putSecrets(orgId, {
+        name: "a",
+        region: undefined,
+        values: values(1, "X"),
+        replace: false,
+      }, limited),
+      400,
+      "VALIDATION_ERROR",
+    );
+    // Replacing with as many keys as the limit is fine; updating existing keys adds none.
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: values(3, "Y"),
+      replace: true,
+    }, limited);
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: values(3, "Y"),
+      replace: false,
+    }, limited);
+
+    await storage.putImagePullSecret(orgId, {
+      name: "b",
+      region: undefined,
+      host: "r.io",
+      credentials: bytes("c"),
+    }, limited);
+    await rejectsWith(
+      storage.putSecrets(
+        orgId,
+        { name: "c", region: undefined, values: values(1), replace: false },
+        limited,
+      ),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.equal((await storage.listSets(orgId)).length, 2);
+  });
+});
+
+backendTest("deleting a key and a set; 404 for what is not there", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: [["A", bytes("1")], ["B", bytes("2")]],
+      replace: false,
+    }, rules());
+    assert.deepEqual(await storage.deleteKey(orgId, "a", "A", Date.now()), {
+      name: "a",
+      type: "secret",
+      region: "us-west",
+      status: "pending",
+    });
+    assert.deepEqual((await storage.getSet(orgId, "a"))?.keys, ["B"]);
+    await rejectsWith(storage.deleteKey(orgId, "a", "A", Date.now()), 404, "NOT_FOUND");
+    await rejectsWith(storage.deleteKey(orgId, "nope", "A", Date.now()), 404, "NOT_FOUND");
+    assert.equal(await storage.deleteSet(orgId, "a"), true);
+    assert.equal(await storage.deleteSet(orgId, "a"), false);
+    assert.equal(await storage.getSet(orgId, "a"), undefined);
+    // The name is free again, for either type.
+    await storage.putImagePullSecret(orgId, {
+      name: "a",
+      region: undefined,
+      host: "r.io",
+      credentials: bytes("c"),
+    }, rules());
+  });
+});
+
+backendTest("provisioning results apply only to the generation that was read", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    const now = Date.now();
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: [["A", bytes("1")]],
+      replace: false,
+    }, rules({ now }));
+    assert.deepEqual(await storage.pendingSets(now - 1, 10), [], "not due yet");
+    const [stale] = await storage.pendingSets(now, 10);
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: [["B", bytes("1")]],
+      replace: false,
+    }, rules({ now }));
+    assert.equal(
+      await storage.finishProvisioning(stale, { status: "failed", errorMessage: "stale" }),
+      false,
+    );
+    assert.equal((await storage.listSets(orgId))[0].status, "pending");
+
+    const [fresh] = await storage.pendingSets(now, 10);
+    assert.equal(
+      await storage.finishProvisioning(fresh, { status: "failed", errorMessage: "Broken." }),
+      true,
+    );
+    assert.deepEqual(await storage.listSets(orgId), [
+      { name: "a", type: "secret", region: "us-west", status: "failed", errorMessage: "Broken." },
+    ]);
+    // A later write clears the failure.
+    await storage.putSecrets(orgId, {
+      name: "a",
+      region: undefined,
+      values: [["A", bytes("2")]],
+      replace: false,
+    }, rules());
+    assert.deepEqual(await storage.listSets(orgId), [{
+      name: "a",
+      type: "secret",
+      region: "us-west",
+      status: "pending",
+    }]);
+  });
+});
+
+backendTest("organizations never see each other's sets", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    const otherKey = await addKey(storage, "globex");
+    const otherOrg = (await storage.findApiKey(otherKey.split("_")[2]))!.orgId;
+    await storage.putSecrets(orgId, {
+      name: "same",
+      region: undefined,
+      values: [["A", bytes("1")]],
+      replace: false,
+    }, rules());
+    await storage.putSecrets(otherOrg, {
+      name: "same",
+      region: "us-east",
+      values: [["Z", bytes("1")]],
+      replace: false,
+    }, rules());
+    assert.deepEqual((await storage.getSet(orgId, "same"))?.keys, ["A"]);
+    assert.deepEqual((await storage.getSet(otherOrg, "same"))?.keys, ["Z"]);
+    await rejectsWith(storage.deleteKey(otherOrg, "same", "A", Date.now()), 404, "NOT_FOUND");
+    assert.equal(await storage.deleteSet(otherOrg, "same"), true);
+    assert.equal((await storage.listSets(orgId)).length, 1);
+  });
+});
+
+backendTest("sets list sorted by byte order on every backend", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    for (const name of ["b", "B", "a-1", "a", "A9", "10"]) {
+      await storage.putSecrets(orgId, {
+        name,
+        region: undefined,
+        values: [["K", bytes("1")]],
+        replace: false,
+      }, rules());
+    }
+    assert.deepEqual((await storage.listSets(orgId)).map((set) => set.name), [
+      "10",
+      "A9",
+      "B",
+      "a",
+      "a-1",
+      "b",
+    ]);
+  });
+});
+
+backendTest("concurrent merges into one set lose no key", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    const writers = 40;
+    await Promise.all(
+      Array.from({ length: writers }, (_, i) =>
+        storage.putSecrets(
+          orgId,
+          {
+            name: "shared",
+            region: undefined,
+            values: [[`K${i}`, bytes(String(i))]],
+            replace: false,
+          },
+          rules(),
+        )),
+    );
+    assert.equal((await storage.getSet(orgId, "shared"))?.keys.length, writers);
+  });
+});
