@@ -1,21 +1,20 @@
 /**
- * Fast start: what `main.ts` loads before any command runs (its static imports) touches no Node
- * built-in and only the small npm packages of the hot path. The server, database drivers, prompts
- * and tables load with `await import()` inside the commands that need them.
+ * Fast start. What `main.ts` loads before any command runs (its static imports) is gunshi and our
+ * own small modules; `init`'s core loads when `init` runs, and touches no Node built-in either.
+ * The server, database drivers, prompts and tables load inside the commands that need them.
  */
 import assert from "node:assert/strict";
-
-const HOT_PATH_PACKAGES = ["npm:gunshi@", "npm:mustache@", "npm:pathe@", "npm:zod@"];
 
 interface ModuleInfo {
   specifier: string;
   dependencies?: { isDynamic?: boolean; code?: { specifier?: string } }[];
 }
 
-Deno.test("the static import graph of main.ts has no node: module and only hot-path packages", async () => {
-  const main = new URL("../main.ts", import.meta.url).pathname;
+/** Every module `entry` reaches through static imports. */
+async function staticGraph(entry: string): Promise<string[]> {
+  const path = new URL(entry, import.meta.url).pathname;
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", main],
+    args: ["info", "--json", path],
     stdout: "piped",
     stderr: "null",
   }).output();
@@ -34,15 +33,21 @@ Deno.test("the static import graph of main.ts has no node: module and only hot-p
       if (!dep.isDynamic && dep.code?.specifier) pending.push(dep.code.specifier);
     }
   }
-  const nodeModules = [...reached].filter((s) => s.startsWith("node:"));
-  assert.deepEqual(nodeModules, [], "no node: module on the hot path");
-  const packages = [...reached].filter((s) => s.startsWith("npm:"));
-  const unexpected = packages.filter((p) =>
-    !HOT_PATH_PACKAGES.some((allowed) => p.startsWith(allowed))
-  );
-  assert.deepEqual(unexpected, [], "only the hot path's own packages load at start");
-  assert.ok(
-    packages.some((p) => p.startsWith("npm:zod@") && p.endsWith("/mini")),
-    "zod/mini, not classic zod",
-  );
+  return [...reached];
+}
+
+function assertLean(graph: string[], allowedPackages: string[]) {
+  assert.deepEqual(graph.filter((s) => s.startsWith("node:")), [], "no node: module");
+  const packages = graph.filter((s) => s.startsWith("npm:"));
+  const unexpected = packages.filter((p) => !allowedPackages.some((ok) => p.startsWith(ok)));
+  assert.deepEqual(unexpected, [], `only ${allowedPackages.join(", ")}`);
+}
+
+Deno.test("main.ts loads only gunshi and our own modules at start", async () => {
+  assertLean(await staticGraph("../main.ts"), ["npm:gunshi@"]);
+});
+
+Deno.test("init's core loads no node: module, and zod only as zod/mini", async () => {
+  assertLean(await staticGraph("../src/init/mod.ts"), ["npm:mustache@"]);
+  assertLean(await staticGraph("../src/init/config_file.ts"), ["npm:zod@4.6.7/mini"]);
 });

@@ -1,10 +1,9 @@
 /** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-import { relative } from "pathe";
-import { listOptions } from "../init/catalog.ts";
 import type { ScaffoldInput } from "../init/config.ts";
-import { initProject, type InitResult } from "../init/mod.ts";
+import type { InitResult } from "../init/mod.ts";
 import type { KeptGuide } from "../init/guides.ts";
+import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./errors.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
@@ -74,7 +73,9 @@ export default define({
   },
   run: async (ctx) => {
     const values = ctx.values;
+    // The core loads here, not at start: `--version` and `--help` never pay for it.
     if (values["list-options"]) {
+      const { listOptions } = await import("../init/catalog.ts");
       printJson(listOptions());
       return;
     }
@@ -110,6 +111,7 @@ export default define({
       enable_observability: values.observability,
       eval: values.eval,
     };
+    const { initProject } = await import("../init/mod.ts");
     const result = await initProject({
       cwd: Deno.cwd(),
       dir: values.dir,

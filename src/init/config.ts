@@ -2,7 +2,6 @@
  * The scaffold configuration: where it comes from (a JSON file, then flags on top), and how it is
  * resolved and validated. Validation collects every problem of a run so the user fixes them at once.
  */
-import * as z from "zod/mini";
 import {
   BOT_TYPES,
   type BotType,
@@ -95,120 +94,6 @@ export interface Problem {
 
 export function formatProblem(problem: Problem): string {
   return `${problem.field}: ${problem.message}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The config file
-
-// `null` is accepted as "not set", so a dry-run's output can be fed back with --config.
-const text = z.optional(z.nullable(z.string()));
-const flag = z.optional(z.nullable(z.boolean()));
-const ConfigFile = z.strictObject({
-  project_name: text,
-  bot_type: text,
-  transports: z.optional(z.nullable(z.array(z.string()))),
-  mode: text,
-  stt_service: text,
-  llm_service: text,
-  tts_service: text,
-  realtime_service: text,
-  video_service: text,
-  client_framework: text,
-  client_server: text,
-  daily_pstn_mode: text,
-  twilio_daily_sip_mode: text,
-  recording: flag,
-  transcription: flag,
-  video_input: flag,
-  video_output: flag,
-  deploy_to_cloud: flag,
-  enable_denoise: flag,
-  enable_observability: flag,
-  eval: flag,
-});
-
-/**
- * Parses a config file's text. Returns the input it gives, or every problem with it: not JSON,
- * not an object, unknown keys, values of the wrong type.
- */
-export function parseConfigFile(
-  source: string,
-  label: string,
-): { input: ScaffoldInput; problems: Problem[] } {
-  let data: unknown;
-  try {
-    data = JSON.parse(source);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { input: {}, problems: [{ field: label, message: `not valid JSON (${reason})` }] };
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return {
-      input: {},
-      problems: [{
-        field: label,
-        message: `must be a JSON object of settings, got ${kindOf(data)}`,
-      }],
-    };
-  }
-  const result = z.safeParse(ConfigFile, data);
-  const problems: Problem[] = [];
-  const invalid = new Set<string>();
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) {
-          invalid.add(key);
-          problems.push({
-            key,
-            field: `${label}: "${key}"`,
-            message: `unknown key; the keys are: ${CONFIG_KEYS.join(", ")}`,
-          });
-        }
-        continue;
-      }
-      const [key, index] = issue.path as [string, number | undefined];
-      invalid.add(key);
-      const value = index === undefined
-        ? (data as Record<string, unknown>)[key]
-        : (data as Record<string, unknown[]>)[key][index];
-      const where = index === undefined ? `"${key}"` : `"${key}"[${index}]`;
-      problems.push({
-        key,
-        field: `${label}: ${where}`,
-        message: `expected ${expectedKind(key, index)}, got ${kindOf(value)}`,
-      });
-    }
-  }
-  const input: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (!invalid.has(key) && value !== null && value !== undefined) input[key] = value;
-  }
-  return { input: input as ScaffoldInput, problems };
-}
-
-const BOOLEAN_KEYS = new Set<string>([
-  "recording",
-  "transcription",
-  "video_input",
-  "video_output",
-  "deploy_to_cloud",
-  "enable_denoise",
-  "enable_observability",
-  "eval",
-]);
-
-function expectedKind(key: string, index: number | undefined): string {
-  if (key === "transports") return index === undefined ? "an array of strings" : "a string";
-  return BOOLEAN_KEYS.has(key) ? "true or false" : "a string";
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

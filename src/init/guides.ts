@@ -3,7 +3,7 @@
  * re-run keeps them unless `--overwrite-guide`. Each carries a stamp with the version that wrote
  * it, so a re-run can tell when a newer template exists.
  */
-import { join } from "pathe";
+import { join } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import type { PlannedFile } from "./writer.ts";
 

@@ -2,13 +2,12 @@
  * `voicebot init`, the core: decide the path (coding agent, scaffold, quickstart), resolve and
  * validate the configuration, plan the files, refuse on conflicts, then write all or nothing.
  */
-import { basename, resolve } from "pathe";
+import { basename, resolve } from "../paths.ts";
 import { ConflictError, UsageError } from "../cli/errors.ts";
 import {
   type ConfigKey,
   FLAG_OF,
   formatProblem,
-  parseConfigFile,
   type Problem,
   resolveConfig,
   type ScaffoldConfig,
@@ -117,6 +116,7 @@ async function configFromRequest(request: InitRequest, dirName: string): Promise
   let fileProblems: Problem[] = [];
   if (request.configPath !== undefined) {
     const path = resolve(request.cwd, request.configPath);
+    const { parseConfigFile } = await import("./config_file.ts");
     const parsed = parseConfigFile(
       await readConfigFile(path, request.configPath),
       request.configPath,

@@ -3,7 +3,7 @@
  * file system, so renames are atomic), then renamed into place; if anything fails, every file put
  * in place is removed or restored and every directory created is removed again.
  */
-import { dirname, join, relative } from "pathe";
+import { dirname, join, relative } from "../paths.ts";
 
 export interface PlannedFile {
   /** Relative to the project root, with `/` separators. */
