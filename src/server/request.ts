@@ -56,7 +56,14 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   let total = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away mid-body: its fault, not ours, and nobody is left to answer.
+      throw new ApiError(400, "VALIDATION_ERROR", "The request body could not be read to its end.");
+    }
+    const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

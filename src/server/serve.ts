@@ -15,6 +15,8 @@ import type { Storage } from "./storage/types.ts";
 export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
 export const BOOTSTRAP_ORGANIZATION = "default";
 const KEY_CHECK = "key_check";
+/** How long shutdown waits for in-flight requests before it closes their connections. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 export interface ServerOptions {
   hostname: string;
@@ -40,9 +42,19 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? stderrLogger;
+  // The master key's own problems are reported before any connection is made.
+  const envKey = options.masterKey === undefined
+    ? undefined
+    : parseMasterKey(options.masterKey, MASTER_KEY_ENV);
+  if (!envKey && isPostgres(options.database)) {
+    throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
+      hint:
+        `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
+    });
+  }
   const storage = await openStorage(options.database);
   try {
-    const vault = await unlock(storage, options.database, options.masterKey);
+    const vault = await unlock(storage, options.database, envKey);
     const bootstrap = await bootstrapIfEmpty(storage);
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
     const app = createApp(storage, {
@@ -53,7 +65,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       onWrite: () => provisioner.notify(),
     });
-    const server = listen(options, app.fetch);
+    const inFlight = new InFlight();
+    const server = listen(options, (request) => inFlight.track(app.fetch(request)));
     provisioner.start();
     const host = server.addr.hostname.includes(":")
       ? `[${server.addr.hostname}]`
@@ -70,6 +83,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const shutdown = () =>
       stopping ??= (async () => {
         logger({ level: "info", msg: "shutting down" });
+        // Deno's shutdown cuts request bodies still arriving, so requests finish first.
+        await inFlight.settled(DRAIN_TIMEOUT_MS);
         await server.shutdown();
         await provisioner.stop();
         await storage.close();
@@ -79,6 +94,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (error) {
     await storage.close();
     throw error;
+  }
+}
+
+/** Counts requests being handled, so that shutdown can wait for them. */
+class InFlight {
+  private count = 0;
+  private onIdle: (() => void) | undefined;
+
+  async track(response: Response | Promise<Response>): Promise<Response> {
+    this.count++;
+    try {
+      return await response;
+    } finally {
+      if (--this.count === 0) this.onIdle?.();
+    }
+  }
+
+  /** Resolves when no request is being handled, or after `timeoutMs`. */
+  settled(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 }
 
@@ -166,19 +208,10 @@ export async function openStorage(database: string): Promise<Storage> {
 async function unlock(
   storage: Storage,
   database: string,
-  fromEnv: string | undefined,
+  envKey: Uint8Array | undefined,
 ): Promise<Vault> {
-  let raw: Uint8Array;
-  if (fromEnv !== undefined) {
-    raw = parseMasterKey(fromEnv, MASTER_KEY_ENV);
-  } else if (storage.kind === "postgres") {
-    throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
-      hint:
-        `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
-    });
-  } else {
-    raw = await keyFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) !== undefined);
-  }
+  const raw = envKey ??
+    await keyFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) !== undefined);
   const vault = await Vault.fromRawKey(raw);
   const check = await storage.putMetaIfAbsent(
     KEY_CHECK,

@@ -97,7 +97,8 @@ export default define({
         ? { perSecond: values["rate-limit"], burst: values["rate-burst"] }
         : undefined,
       provisioner: { delayMs: values["provision-delay"], pollMs: 1000 },
-      masterKey: Deno.env.get("VOICEBOT_MASTER_KEY"),
+      // Empty counts as unset, as in most shells' habits.
+      masterKey: Deno.env.get("VOICEBOT_MASTER_KEY") || undefined,
     });
     if (server.bootstrap) {
       console.log(

@@ -1,0 +1,419 @@
+/**
+ * End to end: the real `voicebot cloud serve` spawned on 127.0.0.1 with a temporary database,
+ * spoken to over HTTP as a client would. Bounded in requests and time throughout.
+ */
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import { voicebot } from "./helpers.ts";
+import {
+  api,
+  BACKENDS,
+  backendTest,
+  MASTER_KEY,
+  type SpawnedServer,
+  spawnServer,
+  tempDir,
+} from "./helpers_server.ts";
+
+const sqlite = BACKENDS.find((backend) => backend.name === "sqlite")!;
+const GOOD_CREDENTIALS = btoa("robot:s3cret-pass");
+
+/** Polls until `done` holds; bounded, and fails with the last value when it never does. */
+async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await get();
+  for (let attempt = 0; attempt < 200 && !done(value); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await get();
+  }
+  assert.ok(done(value), `never reached: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function logLines(server: SpawnedServer): Record<string, unknown>[] {
+  return server.stderr().trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+backendTest(
+  "serve bootstraps an empty database once: organization default and one key on stdout",
+  async (backend) => {
+    await using database = await backend.database();
+    const first = await spawnServer(database.spec);
+    assert.match(
+      first.stdout,
+      /^Created organization "default" with this API key .*:\nvb_sk_\S+\nListening on http:\/\/127\.0\.0\.1:\d+\/v1\n$/,
+    );
+    const key = first.bootstrapKey!;
+    assert.equal((await api(first.baseUrl, key, "GET", "/secrets")).status, 200);
+    const stopped = await first.stop();
+    assert.equal(stopped.code, 0);
+    assert.ok(!stopped.stderr.includes(key), "the key never reaches the logs");
+
+    await using second = await spawnServer(database.spec);
+    assert.equal(second.bootstrapKey, undefined);
+    assert.match(second.stdout, /^Listening on http:\/\/127\.0\.0\.1:\d+\/v1\n$/);
+    assert.equal(
+      (await api(second.baseUrl, key, "GET", "/secrets")).status,
+      200,
+      "the key survives a restart",
+    );
+  },
+);
+
+backendTest(
+  "serve create-key prints a working key alone on stdout; organizations stay apart",
+  async (backend) => {
+    await using database = await backend.database();
+    await using server = await spawnServer(database.spec);
+    const created = await voicebot([
+      "cloud",
+      "serve",
+      "create-key",
+      "--organization",
+      "acme",
+      "--database",
+      database.spec,
+    ], {
+      env: { VOICEBOT_MASTER_KEY: MASTER_KEY },
+    });
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /^vb_sk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
+    const acme = created.stdout.trim();
+
+    const put = await api(server.baseUrl, acme, "PUT", "/secrets/app", {
+      type: "secret",
+      secrets: { A: "1" },
+    });
+    assert.equal(put.status, 201);
+    assert.deepEqual((await api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets")).body, {
+      sets: [],
+    });
+    assert.equal(
+      (await api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets/app")).status,
+      404,
+    );
+
+    const invalid = await voicebot([
+      "cloud",
+      "serve",
+      "create-key",
+      "-o",
+      "bad name!",
+      "--database",
+      database.spec,
+    ]);
+    assert.equal(invalid.code, 2);
+    assert.equal(invalid.stdout, "");
+    assert.match(invalid.stderr, /invalid organization name/);
+  },
+);
+
+backendTest(
+  "many concurrent writers to one set, through two server processes, lose no key",
+  async (backend) => {
+    await using database = await backend.database();
+    await using one = await spawnServer(database.spec);
+    await using two = await spawnServer(database.spec);
+    const key = one.bootstrapKey!;
+    assert.equal(two.bootstrapKey, undefined, "only one process bootstraps");
+    const writers = 24;
+    const keysEach = 4;
+    const results = await Promise.all(
+      Array.from({ length: writers }, (_, writer) => {
+        const secrets = Object.fromEntries(
+          Array.from({ length: keysEach }, (_, i) => [`W${writer}_K${i}`, `value-${writer}-${i}`]),
+        );
+        const server = writer % 2 ? one : two;
+        return api(server.baseUrl, key, "PUT", "/secrets/shared", { type: "secret", secrets });
+      }),
+    );
+    assert.deepEqual(
+      results.map((result) => result.status).filter((status) => status !== 200 && status !== 201),
+      [],
+    );
+    assert.equal(
+      results.filter((result) => result.status === 201).length,
+      1,
+      "exactly one writer created the set",
+    );
+    const { body } = await api(one.baseUrl, key, "GET", "/secrets/shared");
+    assert.equal(body.keys.length, writers * keysEach);
+  },
+);
+
+backendTest(
+  "SIGKILL during writes: every acknowledged write survives a restart, and pending sets get provisioned",
+  async (backend) => {
+    await using database = await backend.database();
+    // A long delay keeps sets pending, so the crash leaves work for the next start.
+    const first = await spawnServer(database.spec, { args: ["--provision-delay", "60000"] });
+    const key = first.bootstrapKey!;
+    const acknowledged: string[] = [];
+    let killed = false;
+    const writer = async (id: number) => {
+      for (let i = 0; i < 50 && !killed; i++) {
+        const name = `w${id}-s${i}`;
+        try {
+          const result = await api(first.baseUrl, key, "PUT", `/secrets/${name}`, {
+            type: "secret",
+            secrets: { VALUE: `${name}-payload` },
+          });
+          if (result.status === 201) acknowledged.push(name);
+        } catch {
+          return; // the connection died with the server
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    await eventually(() => Promise.resolve(acknowledged.length), (count) => count >= 20);
+    killed = true;
+    first.child.kill("SIGKILL");
+    await Promise.all(writers);
+    await first.stop("SIGKILL");
+
+    await using second = await spawnServer(database.spec, { args: ["--provision-delay", "0"] });
+    const sets = await eventually(
+      async () =>
+        (await api(second.baseUrl, key, "GET", "/secrets")).body.sets as {
+          name: string;
+          status: string;
+        }[],
+      (list) => list.length > 0 && list.every((set) => set.status === "ready"),
+    );
+    const names = new Set(sets.map((set) => set.name));
+    assert.deepEqual(
+      acknowledged.filter((name) => !names.has(name)),
+      [],
+      "acknowledged writes lost",
+    );
+    for (const name of acknowledged.slice(0, 5)) {
+      assert.deepEqual((await api(second.baseUrl, key, "GET", `/secrets/${name}`)).body.keys, [
+        "VALUE",
+      ]);
+    }
+  },
+);
+
+Deno.test("the SQLite file holds no plaintext value, credential or API key", async () => {
+  await using dir = await tempDir();
+  const database = join(dir.path, "secrets.db");
+  // No VOICEBOT_MASTER_KEY: the key file beside the database is created, mode 0600.
+  const server = await spawnServer(database, {
+    env: { VOICEBOT_MASTER_KEY: "" },
+    args: ["--provision-delay", "0"],
+  });
+  const key = server.bootstrapKey!;
+  const value = "plaintext-marker-7f3a9c";
+  const password = "registry-password-51b2e8";
+  const credentials = btoa(`robot:${password}`);
+  await api(server.baseUrl, key, "PUT", "/secrets/app", {
+    type: "secret",
+    secrets: { API_TOKEN: value },
+  });
+  await api(server.baseUrl, key, "PUT", "/secrets/reg", {
+    type: "imagePullSecret",
+    host: "r.io",
+    credentials,
+  });
+  await eventually(
+    async () => (await api(server.baseUrl, key, "GET", "/secrets")).body.sets,
+    (sets: { status: string }[]) => sets.every((set) => set.status === "ready"),
+  );
+  // Searched both while running (the WAL holds recent writes) and after a clean stop.
+  const files = async () => {
+    const names = [database, `${database}-wal`, `${database}-shm`];
+    const contents = await Promise.all(
+      names.map((name) => Deno.readFile(name).catch(() => new Uint8Array())),
+    );
+    return new TextDecoder("latin1").decode(
+      new Uint8Array(contents.flatMap((bytes) => [...bytes])),
+    );
+  };
+  const secretsToFind = [value, password, credentials, key, key.slice(24)];
+  for (const stage of ["running", "stopped"]) {
+    if (stage === "stopped") assert.equal((await server.stop()).code, 0);
+    const bytes = await files();
+    assert.ok(bytes.includes("API_TOKEN"), `${stage}: the key name is there, so the search works`);
+    for (const secret of secretsToFind) {
+      assert.ok(!bytes.includes(secret), `${stage}: found ${secret.slice(0, 8)}...`);
+    }
+  }
+  assert.ok(!server.stderr().includes(value) && !server.stderr().includes(key));
+  assert.equal((await Deno.stat(`${database}.key`)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.stat(database)).mode! & 0o777, 0o600);
+});
+
+Deno.test("access logs: one JSON line per request, with request id, no headers, bodies or keys", async () => {
+  await using database = await sqlite.database();
+  const server = await spawnServer(database.spec);
+  const key = server.bootstrapKey!;
+  await api(server.baseUrl, key, "PUT", "/secrets/app", {
+    type: "secret",
+    secrets: { TOKEN: "value-9d1e" },
+  });
+  const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
+    headers: { authorization: `Bearer ${key}`, "x-request-id": "trace-42" },
+  });
+  await response.body?.cancel();
+  await (await fetch(`${server.baseUrl}/nope/${key}`)).body?.cancel();
+  await server.stop();
+
+  const requests = logLines(server).filter((line) => line.msg === "request");
+  assert.deepEqual(requests.map(({ method, path, status }) => [method, path, status]), [
+    ["PUT", "/v1/secrets/:name", 201],
+    ["GET", "/v1/secrets/:name", 200],
+    ["GET", "/v1/nope/vb_sk_[redacted]", 401],
+  ]);
+  assert.equal(requests[1].requestId, "trace-42");
+  assert.match(String(requests[0].orgId), /^org_[0-9a-f]{16}$/);
+  assert.equal(typeof requests[0].durationMs, "number");
+  assert.ok(!server.stderr().includes(key.slice(6)) && !server.stderr().includes("value-9d1e"));
+});
+
+Deno.test("SIGTERM and SIGINT drain an in-flight request, then exit 0 with no error", async () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    await using database = await sqlite.database();
+    const server = await spawnServer(database.spec);
+    // A request whose body is still arriving when the signal comes.
+    let sendRest!: () => void;
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"type":"secret",'));
+        await rest;
+        controller.enqueue(new TextEncoder().encode('"secrets":{"A":"1"}}'));
+        controller.close();
+      },
+    });
+    const inFlight = fetch(`${server.baseUrl}/secrets/drained`, {
+      method: "PUT",
+      headers: {
+        authorization: `Bearer ${server.bootstrapKey}`,
+        "content-type": "application/json",
+      },
+      body,
+    });
+    await eventually(
+      () => Promise.resolve(server.stderr()),
+      (text) => text.includes('"msg":"listening"'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill(signal);
+    await eventually(
+      () => Promise.resolve(server.stderr()),
+      (text) => text.includes("shutting down"),
+    );
+    sendRest();
+    const response = await inFlight;
+    assert.equal(
+      response.status,
+      201,
+      `${signal}: the in-flight request completes: ${response.status} ${server.stderr()}`,
+    );
+    await response.body?.cancel();
+    const { code, stderr } = await server.stop(signal);
+    assert.equal(code, 0, stderr);
+    assert.ok(logLines(server).every((line) => line.level === "info"), stderr);
+    assert.match(stderr, /"msg":"stopped"/);
+  }
+});
+
+Deno.test("body limit on the socket: a chunked body over the limit, and a Content-Length over it, get 413", async () => {
+  await using database = await sqlite.database();
+  await using server = await spawnServer(database.spec);
+  const headers = {
+    authorization: `Bearer ${server.bootstrapKey}`,
+    "content-type": "application/json",
+  };
+  const megabyte = new Uint8Array(1024 * 1024).fill(0x20);
+  const chunked = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(megabyte); // endless: the server must stop reading by itself
+    },
+  });
+  const streamed = await fetch(`${server.baseUrl}/secrets/big`, {
+    method: "PUT",
+    headers,
+    body: chunked,
+  });
+  assert.equal(streamed.status, 413);
+  assert.equal((await streamed.json()).code, "PAYLOAD_TOO_LARGE");
+
+  // Declares 2 MB and sends none of it: the answer comes without waiting for the body.
+  const { port } = new URL(server.baseUrl);
+  const connection = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+  const request = [
+    "PUT /v1/secrets/big HTTP/1.1",
+    "Host: 127.0.0.1",
+    `Authorization: Bearer ${server.bootstrapKey}`,
+    "Content-Type: application/json",
+    "Content-Length: 2000000",
+    "",
+    "",
+  ].join("\r\n");
+  await connection.write(new TextEncoder().encode(request));
+  const buffer = new Uint8Array(4096);
+  const read = await connection.read(buffer);
+  connection.close();
+  const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+  assert.match(head, /^HTTP\/1\.1 413 /);
+  assert.match(head, /PAYLOAD_TOO_LARGE/);
+});
+
+Deno.test("startup errors: a bad master key, a missing one for PostgreSQL, a loose key file, a wrong key", async () => {
+  await using dir = await tempDir();
+  const database = join(dir.path, "s.db");
+  const serve = (env: Record<string, string>, db = database) =>
+    voicebot(["cloud", "serve", "--port", "0", "--database", db], { env });
+
+  const short = await serve({ VOICEBOT_MASTER_KEY: btoa("too short") });
+  assert.equal(short.code, 2);
+  assert.match(
+    short.stderr,
+    /VOICEBOT_MASTER_KEY must be the base64 encoding of exactly 32 bytes \(it decodes to 9\)/,
+  );
+  assert.ok(!short.stderr.includes(btoa("too short")), "the value is never echoed");
+  assert.equal((await serve({ VOICEBOT_MASTER_KEY: "not base64!" })).code, 2);
+
+  const postgres = await serve({ VOICEBOT_MASTER_KEY: "" }, "postgres://u:hunter2@127.0.0.1:1/db");
+  assert.equal(postgres.code, 2);
+  assert.match(postgres.stderr, /VOICEBOT_MASTER_KEY is required with a PostgreSQL database/);
+  assert.ok(!postgres.stderr.includes("hunter2"));
+
+  // The database was made with MASTER_KEY; another key must not be used with it.
+  const server = await spawnServer(database);
+  await server.stop();
+  const wrong = await serve({
+    VOICEBOT_MASTER_KEY: crypto.getRandomValues(new Uint8Array(32)).toBase64(),
+  });
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /master key does not match/);
+  const missingFile = await serve({ VOICEBOT_MASTER_KEY: "" });
+  assert.equal(missingFile.code, 2);
+  assert.match(missingFile.stderr, /key file .* is missing/);
+
+  const fresh = join(dir.path, "fresh.db");
+  await Deno.writeTextFile(`${fresh}.key`, crypto.getRandomValues(new Uint8Array(32)).toBase64(), {
+    mode: 0o644,
+  });
+  await Deno.chmod(`${fresh}.key`, 0o644);
+  const loose = await serve({ VOICEBOT_MASTER_KEY: "" }, fresh);
+  assert.equal(loose.code, 2);
+  assert.match(loose.stderr, /can be read by others \(mode 644\)/);
+});
+
+Deno.test("serve refuses bad options with exit 2 and names each problem", async () => {
+  const result = await voicebot([
+    "cloud",
+    "serve",
+    "--port",
+    "70000",
+    "--regions",
+    "us-west,Bad_Region",
+    "--default-region",
+    "eu-central",
+  ]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--port must be 0 to 65535/);
+  assert.match(result.stderr, /"Bad_Region" is not a region code/);
+  assert.match(result.stderr, /--default-region eu-central is not one of --regions/);
+});
