@@ -1,13 +1,77 @@
-/** The web client's part of the template view: which client, on which dev server. */
+/**
+ * The web client's part of the template view: which client, on which dev server, talking to the
+ * bot over which transports, with which media.
+ */
+import { findTransport } from "./catalog.ts";
 import type { ScaffoldConfig } from "./config.ts";
 
+/** Where Pipecat's development runner (`uv run bot.py`) serves the bot. */
+export const BOT_URL = "http://localhost:7860";
+/**
+ * Where the client asks for a session. The dev server forwards `/api/*` to the runner, so this
+ * reaches its `POST /start`, and SmallWebRTC's `/api/sessions/<id>/api/offer` its offer route.
+ */
+export const START_PATH = "/api/start";
+
+/** A web transport as the client sees it. */
+export interface ClientTransport {
+  /** Its name in Pipecat's voice UI kit (`transportType`). */
+  readonly kit: "smallwebrtc" | "daily";
+  /** Its name in the body of the runner's `POST /start` (`transport`). */
+  readonly runner: string;
+  readonly label: string;
+  /** The npm package of its JS transport, and the class that package exports. */
+  readonly package: string;
+  readonly className: string;
+  /** A Daily session needs a room, which the runner creates when asked (`createDailyRoom`). */
+  readonly daily: boolean;
+}
+
+const WEB_TRANSPORTS: Readonly<Record<string, Omit<ClientTransport, "runner" | "daily">>> = {
+  lightweb: {
+    kit: "smallwebrtc",
+    label: "SmallWebRTC",
+    package: "@pipecat-ai/small-webrtc-transport",
+    className: "SmallWebRTCTransport",
+  },
+  hosted: {
+    kit: "daily",
+    label: "Daily",
+    package: "@pipecat-ai/daily-transport",
+    className: "DailyTransport",
+  },
+};
+
+/** The bot's web transports in the order given; the first is the client's default. */
+export function clientTransports(config: ScaffoldConfig): ClientTransport[] {
+  return config.transports.flatMap((id) => {
+    const transport = WEB_TRANSPORTS[id];
+    if (!transport) return [];
+    const runner = findTransport(id)!.runner;
+    return [{ ...transport, runner, daily: runner === "daily" }];
+  });
+}
+
 export function clientView(config: ScaffoldConfig) {
+  const transports = clientTransports(config);
+  const next = onNext(config);
   return {
-    client: config.client_framework !== null && config.client_framework !== "none",
+    client: clientFolder(config) !== null,
     client_vanilla: config.client_framework === "vanilla",
     client_uilib: config.client_framework === "uilib",
     client_vite: config.client_framework === "vanilla" || config.client_server === "devserver_a",
-    client_next: config.client_server === "devserver_b",
+    client_next: next,
+    /** Where the dev server serves the client: Next.js and Vite defaults. */
+    client_url: next ? "http://localhost:3000" : "http://localhost:5173",
+    client_transports: transports,
+    client_default_transport: transports[0] ?? null,
+    /** More than one transport: the client lets the user pick. */
+    client_transport_picker: transports.length > 1,
+    client_video: config.video_output || config.video_input,
+    client_bot_video: config.video_output,
+    client_user_video: config.video_input,
+    client_bot_url: BOT_URL,
+    client_start_path: START_PATH,
   };
 }
 
@@ -15,5 +79,9 @@ export function clientView(config: ScaffoldConfig) {
 export function clientFolder(config: ScaffoldConfig): string | null {
   if (config.client_framework === "vanilla") return "client/vanilla/";
   if (config.client_framework !== "uilib") return null;
-  return config.client_server === "devserver_b" ? "client/uilib-next/" : "client/uilib-vite/";
+  return onNext(config) ? "client/uilib-next/" : "client/uilib-vite/";
+}
+
+function onNext(config: ScaffoldConfig): boolean {
+  return config.client_server === "devserver_b";
 }
