@@ -16,7 +16,6 @@ import {
 } from "./helpers_server.ts";
 
 const sqlite = BACKENDS.find((backend) => backend.name === "sqlite")!;
-const GOOD_CREDENTIALS = btoa("robot:s3cret-pass");
 
 /** Polls until `done` holds; bounded, and fails with the last value when it never does. */
 async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
