@@ -43,7 +43,9 @@ export class Vault {
   }
 
   /** Throws when the key or the context is not the one the value was sealed with. */
-  async open(sealed: Uint8Array<ArrayBuffer>, context: string): Promise<string> {
+  async open(stored: Uint8Array, context: string): Promise<string> {
+    // Bytes from either database driver; WebCrypto's types want an ArrayBuffer-backed view.
+    const sealed = stored as Uint8Array<ArrayBuffer>;
     if (sealed[0] !== FORMAT_VERSION) throw new Error("unknown ciphertext format");
     const plaintext = await crypto.subtle.decrypt(
       {

@@ -107,7 +107,7 @@ export class Provisioner {
     let credentials: string;
     try {
       credentials = await this.vault.open(
-        set.credentials as Uint8Array<ArrayBuffer>,
+        set.credentials!,
         credentialsContext(set.orgId, set.name),
       );
     } catch (error) {

@@ -218,7 +218,7 @@ async function unlock(
     await vault.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
   );
   try {
-    await vault.open(check as Uint8Array<ArrayBuffer>, KEY_CHECK_CONTEXT);
+    await vault.open(check, KEY_CHECK_CONTEXT);
   } catch {
     throw new UsageError("the master key does not match the one this database was created with.", {
       hint: `use the original key (${MASTER_KEY_ENV} or the key file beside the database).`,
