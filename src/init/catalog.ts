@@ -167,7 +167,8 @@ export const TRANSPORTS: readonly Transport[] = [
     direction: "dial-out",
     runner: "daily",
     extras: ["daily"],
-    env: ["DAILY_API_KEY", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"],
+    // Daily dials the Twilio SIP domain; the bot itself never calls Twilio's API.
+    env: ["DAILY_API_KEY"],
   },
 ];
 

@@ -1,6 +1,9 @@
 /**
  * What a scaffolded project holds: the files a resolved configuration produces, rendered from the
  * templates with one view computed here from the configuration and the catalog.
+ *
+ * `server/bot.py` is the source of truth for the Python side: its imports are derived from the
+ * names the rendered code uses, and `server/.env.example` from the variables it reads.
  */
 import { VERSION } from "../version.ts";
 import { clientFolder, clientView } from "./client.ts";
@@ -14,9 +17,35 @@ import type { PlannedFile } from "./writer.ts";
 export const PIPECAT_VERSION = "1.7.0";
 export const PIPECAT_RANGE = ">=1.7.0,<1.8";
 
-/** Secret-set names allow letters, digits and hyphens only; project names may also hold `.` and `_`. */
+/**
+ * `pipecat-ai` extras whose dependencies carry a `python_version>='3.12'` marker in Pipecat's
+ * pyproject.toml, so they install nothing on 3.11: a project that needs one requires 3.12.
+ */
+const PYTHON_312_EXTRAS = new Set(["aws-nova-sonic", "sagemaker"]);
+
+/** The telephony carriers that stream a call over a websocket, by Pipecat runner name. */
+const CARRIERS = new Set(["twilio", "telnyx", "plivo", "exotel"]);
+
+/** Video size of each avatar service, as Pipecat's avatar examples publish it. */
+const AVATAR_SIZES: Readonly<Record<string, { width: number; height: number }>> = {
+  heygen_video: { width: 1280, height: 720 },
+  simli_video: { width: 512, height: 512 },
+  tavus_video: { width: 1280, height: 720 },
+};
+
+/**
+ * Realtime services that open the conversation on their own: Ultravox starts its call, and its
+ * agent speaks first, when the pipeline starts; it takes no greeting from the context.
+ */
+const SPEAKS_FIRST = new Set(["ultravox_realtime"]);
+
+/** Secret names allow letters, digits and hyphens only; project names may also hold `.` and `_`. */
+function secretSlug(projectName: string): string {
+  return projectName.replace(/[._]+/g, "-");
+}
+
 export function secretSetName(projectName: string): string {
-  return `${projectName.replace(/[._]+/g, "-")}-secrets`;
+  return `${secretSlug(projectName)}-secrets`;
 }
 
 /** A service as the templates see it: its constructor indented to sit inside `run_bot`. */
@@ -30,28 +59,6 @@ function indentContinuation(code: string, indent: string): string {
   return code.split("\n").map((line, i) => (i === 0 || line === "" ? line : indent + line)).join(
     "\n",
   );
-}
-
-interface EnvVar {
-  name: string;
-}
-interface EnvGroup {
-  title: string;
-  vars: EnvVar[];
-}
-
-/** The environment the generated code reads, grouped by what reads it, without repeats. */
-export function envGroups(config: ScaffoldConfig): EnvGroup[] {
-  const groups: EnvGroup[] = [];
-  const seen = new Set<string>();
-  const add = (title: string, names: readonly string[]) => {
-    const vars = names.filter((name) => !seen.has(name)).map((name) => ({ name }));
-    vars.forEach((v) => seen.add(v.name));
-    if (vars.length > 0) groups.push({ title, vars });
-  };
-  for (const transport of transportsOf(config)) add(transport.label, transport.env);
-  for (const service of servicesOf(config)) add(`${service.label} (${service.kind})`, service.env);
-  return groups;
 }
 
 function transportsOf(config: ScaffoldConfig): Transport[] {
@@ -68,28 +75,66 @@ function servicesOf(config: ScaffoldConfig): Service[] {
   ].filter((id): id is string => id !== null).map((id) => findService(id)!);
 }
 
-/** The `pipecat-ai[...]` extras the transports and services need, sorted. */
+/** The `pipecat-ai[...]` extras the transports, services and features need, sorted. */
 export function pipecatExtras(config: ScaffoldConfig): string[] {
-  // The runner serves the bot locally; Silero is the voice activity detector every bot uses.
-  const extras = new Set<string>(["runner", "silero"]);
+  // The development runner serves the bot; Silero is the cascade pipeline's voice detector.
+  const extras = new Set<string>(["runner"]);
+  if (config.mode === "cascade") extras.add("silero");
   for (const transport of transportsOf(config)) transport.extras.forEach((e) => extras.add(e));
   for (const service of servicesOf(config)) service.extras.forEach((e) => extras.add(e));
   if (config.enable_observability) extras.add("tracing");
+  if (config.eval) extras.add("evals");
   return [...extras].sort();
+}
+
+/** The lowest Python the project runs on: 3.12 when an extra installs only there. */
+export function pythonFloor(config: ScaffoldConfig): string {
+  return pipecatExtras(config).some((e) => PYTHON_312_EXTRAS.has(e)) ? "3.12" : "3.11";
+}
+
+/** Lines of the web transports' params (Daily, SmallWebRTC) beyond audio, for video. */
+function videoParams(config: ScaffoldConfig): string[] {
+  const lines: string[] = [];
+  if (config.video_input) lines.push("video_in_enabled=True,");
+  if (!config.video_output) return lines;
+  const avatar = config.video_service ? AVATAR_SIZES[config.video_service] : undefined;
+  if (!avatar) {
+    return [
+      ...lines,
+      "# The bot's camera: push OutputImageRawFrame frames to show an image.",
+      "video_out_enabled=True,",
+    ];
+  }
+  lines.push(
+    "video_out_enabled=True,",
+    "video_out_is_live=True,",
+    `video_out_width=${avatar.width},`,
+    `video_out_height=${avatar.height},`,
+  );
+  // Tavus streams its audio back continuously, so the transport must not pad it with silence.
+  if (config.video_service === "tavus_video") lines.push("audio_out_auto_silence=False,");
+  return lines;
 }
 
 export function projectView(config: ScaffoldConfig) {
   const transports = transportsOf(config);
   const services = servicesOf(config);
   const has = Object.fromEntries(transports.map((t) => [t.id, true]));
-  const imports = [...new Set(services.flatMap((s) => s.imports))].sort();
+  const runners = new Set(transports.map((t) => t.runner));
+  const dialOut = has.hosted_pstn_dialout || has.carrier1_hosted_sip_dialout || false;
+  const sipDialIn = has.carrier1_hosted_sip_dialin ?? false;
+  const pstnDialIn = has.hosted_pstn_dialin ?? false;
+  const phone = [...runners].some((r) => CARRIERS.has(r));
+  const createsTransport = runners.has("daily") || runners.has("webrtc") || config.eval;
   return {
     ...config,
     voicebot_version: VERSION,
     guide_stamp: stamp(),
     pipecat_version: PIPECAT_VERSION,
     pipecat_range: PIPECAT_RANGE,
+    python_floor: pythonFloor(config),
     secret_set: secretSetName(config.project_name),
+    pull_secret: `${secretSlug(config.project_name)}-registry`,
     web: config.bot_type === "web",
     telephony: config.bot_type === "telephony",
     cascade: config.mode === "cascade",
@@ -99,19 +144,216 @@ export function projectView(config: ScaffoldConfig) {
     tts: serviceView(config.tts_service),
     realtime_llm: serviceView(config.realtime_service),
     video: serviceView(config.video_service),
-    service_imports: imports,
     needs_http_session: services.some((s) => s.needsHttpSession),
+    greets: !SPEAKS_FIRST.has(config.realtime_service ?? ""),
     transports: transports.map((t) => ({ ...t, [`is_${t.id}`]: true })),
-    runners: [...new Set(transports.map((t) => t.runner))],
-    default_runner: transports[0]?.runner,
     has,
+    daily: runners.has("daily"),
+    webrtc: runners.has("webrtc"),
+    twilio: runners.has("twilio"),
+    telnyx: runners.has("telnyx"),
+    plivo: runners.has("plivo"),
+    exotel: runners.has("exotel"),
+    phone,
+    phone_only: phone && !createsTransport,
+    creates_transport: createsTransport,
+    carrier_names: transports.filter((t) => CARRIERS.has(t.runner)).map((t) =>
+      t.runner.charAt(0).toUpperCase() + t.runner.slice(1)
+    ).join(", "),
+    dial_out: dialOut,
+    pstn_dial_in: pstnDialIn,
+    sip_dial_in: sipDialIn,
+    daily_calls: dialOut || pstnDialIn || sipDialIn,
+    video_params: videoParams(config),
     extras: pipecatExtras(config).join(","),
-    env_groups: envGroups(config),
     ...clientView(config),
   };
 }
 
 export type ProjectView = ReturnType<typeof projectView>;
+
+// ---------------------------------------------------------------------------------------------
+// bot.py's imports, derived from the names the rendered code uses
+
+/** Where each name bot.py may use comes from. Service imports are added from the catalog. */
+const PYTHON_NAMES: Readonly<Record<string, string>> = {
+  // The standard library.
+  asyncio: "asyncio",
+  os: "os",
+  wave: "wave",
+  datetime: "datetime",
+  Path: "pathlib",
+  parse_qs: "urllib.parse",
+  // Third-party packages that pipecat-ai and its extras bring in.
+  aiohttp: "aiohttp",
+  load_dotenv: "dotenv",
+  BackgroundTasks: "fastapi",
+  Request: "fastapi",
+  Response: "fastapi",
+  logger: "loguru",
+  OTLPSpanExporter: "opentelemetry.exporter.otlp.proto.http.trace_exporter",
+  // Pipecat.
+  SileroVADAnalyzer: "pipecat.audio.vad.silero",
+  EvalTransportParams: "pipecat.evals.transport",
+  LLMRunFrame: "pipecat.frames.frames",
+  Pipeline: "pipecat.pipeline.pipeline",
+  PipelineParams: "pipecat.pipeline.worker",
+  PipelineWorker: "pipecat.pipeline.worker",
+  LLMContext: "pipecat.processors.aggregators.llm_context",
+  AssistantTurnStoppedMessage: "pipecat.processors.aggregators.llm_response_universal",
+  LLMContextAggregatorPair: "pipecat.processors.aggregators.llm_response_universal",
+  LLMUserAggregatorParams: "pipecat.processors.aggregators.llm_response_universal",
+  UserTurnMessageAddedMessage: "pipecat.processors.aggregators.llm_response_universal",
+  AudioBufferProcessor: "pipecat.processors.audio.audio_buffer_processor",
+  configure: "pipecat.runner.daily",
+  CallData: "pipecat.runner.types",
+  DailyRunnerArguments: "pipecat.runner.types",
+  RunnerArguments: "pipecat.runner.types",
+  WebSocketRunnerArguments: "pipecat.runner.types",
+  create_transport: "pipecat.runner.utils",
+  maybe_capture_participant_camera: "pipecat.runner.utils",
+  parse_telephony_websocket: "pipecat.runner.utils",
+  FrameSerializer: "pipecat.serializers.base_serializer",
+  ExotelFrameSerializer: "pipecat.serializers.exotel",
+  PlivoFrameSerializer: "pipecat.serializers.plivo",
+  TelnyxFrameSerializer: "pipecat.serializers.telnyx",
+  TwilioFrameSerializer: "pipecat.serializers.twilio",
+  BaseTransport: "pipecat.transports.base_transport",
+  TransportParams: "pipecat.transports.base_transport",
+  DailyParams: "pipecat.transports.daily.transport",
+  FastAPIWebsocketParams: "pipecat.transports.websocket.fastapi",
+  FastAPIWebsocketTransport: "pipecat.transports.websocket.fastapi",
+  setup_tracing: "pipecat.utils.tracing.setup",
+  WorkerRunner: "pipecat.workers.runner",
+};
+
+/** Modules that are imported whole (`import x`) rather than from (`from x import y`). */
+const WHOLE_MODULES = new Set(["asyncio", "os", "wave", "aiohttp"]);
+const STANDARD_LIBRARY = new Set(["asyncio", "datetime", "os", "pathlib", "urllib.parse", "wave"]);
+const IMPORTS_MARKER = "# <imports>";
+const LINE_LENGTH = 100;
+
+/** The code without comments, docstrings and string text (f-strings keep their fields). */
+function codeOnly(source: string): string {
+  const fields = (literal: string) => (literal.match(/\{[^{}]*\}/g) ?? []).join(" ");
+  return source
+    .replace(/"""[\s\S]*?"""/g, '""')
+    .replace(
+      /(f?)("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g,
+      (_, f, text) => f ? fields(text) : '""',
+    )
+    .replace(/#.*$/gm, "");
+}
+
+/** ruff's isort order for imported names: CONSTANTS, then Classes, then functions. */
+function nameOrder(a: string, b: string): number {
+  const rank = (n: string) => (n === n.toUpperCase() ? 0 : n[0] === n[0].toUpperCase() ? 1 : 2);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+function fromImport(module: string, names: string[]): string {
+  const line = `from ${module} import ${names.join(", ")}`;
+  if (line.length <= LINE_LENGTH) return line;
+  return `from ${module} import (\n${names.map((n) => `    ${n},\n`).join("")})`;
+}
+
+/** Import blocks for the names `code` uses: the standard library, then everything else. */
+export function pythonImports(code: string, services: readonly Service[]): string {
+  const sources = new Map(Object.entries(PYTHON_NAMES));
+  for (const line of services.flatMap((s) => s.imports)) {
+    const [, module, names] = line.match(/^from (\S+) import (.+)$/)!;
+    for (const name of names.split(",")) sources.set(name.trim(), module);
+  }
+  const used = new Set(codeOnly(code).match(/(?<![\w.])[A-Za-z_]\w*/g));
+  const byModule = new Map<string, string[]>();
+  for (const [name, module] of sources) {
+    if (used.has(name)) byModule.set(module, [...byModule.get(module) ?? [], name]);
+  }
+  const block = (standard: boolean) => {
+    const modules = [...byModule.keys()].filter((m) => STANDARD_LIBRARY.has(m) === standard)
+      .sort();
+    const whole = modules.filter((m) => WHOLE_MODULES.has(m)).map((m) => `import ${m}`);
+    const from = modules.filter((m) => !WHOLE_MODULES.has(m))
+      .map((m) => fromImport(m, byModule.get(m)!.sort(nameOrder)));
+    return [...whole, ...from].join("\n");
+  };
+  return [block(true), block(false)].filter((b) => b !== "").join("\n\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// .env.example, from the variables the rendered code reads
+
+/** How the generated code reads one variable. */
+export interface EnvRead {
+  /** Read with `os.environ["NAME"]`: the code cannot run without it. */
+  required: boolean;
+  /** The defaults of its `os.getenv("NAME", default)` reads; `null` for a read without one. */
+  defaults: Set<string | null>;
+}
+
+/** Every variable `code` reads with `os.environ[...]`, `os.environ.get(...)` or `os.getenv(...)`. */
+export function envReads(code: string): Map<string, EnvRead> {
+  const reads = new Map<string, EnvRead>();
+  const read = (name: string) => {
+    if (!reads.has(name)) reads.set(name, { required: false, defaults: new Set() });
+    return reads.get(name)!;
+  };
+  for (const [, name] of code.matchAll(/os\.environ\[\s*"([A-Z0-9_]+)"\s*\]/g)) {
+    read(name).required = true;
+  }
+  const optional = /os\.(?:getenv|environ\.get)\(\s*"([A-Z0-9_]+)"\s*(?:,\s*"([^"]*)"\s*)?\)/g;
+  for (const [, name, fallback] of code.matchAll(optional)) {
+    read(name).defaults.add(fallback ?? null);
+  }
+  return reads;
+}
+
+interface EnvGroup {
+  title: string;
+  lines: string[];
+}
+
+/**
+ * `.env.example`'s groups: one per transport, service and feature that needs a variable, each
+ * listed once. A variable the code needs is `NAME=`, to fill in. An optional one is commented out
+ * with its default (`# NAME=default`), so that copying the file changes nothing: an empty value
+ * would reach `os.getenv` as "" instead of its default. Variables that only Pipecat reads (the
+ * runner's DAILY_API_KEY, the SageMaker clients' AWS keys) come from the catalog and count as
+ * needed.
+ */
+export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
+  const reads = envReads(code);
+  const seen = new Set<string>();
+  const groups: EnvGroup[] = [];
+  const add = (title: string, names: readonly string[]) => {
+    const lines = names.filter((name) => !seen.has(name)).map((name) => {
+      seen.add(name);
+      const read = reads.get(name);
+      if (!read || read.required) return `${name}=`;
+      const [fallback] = read.defaults;
+      return read.defaults.size === 1 && fallback !== null ? `# ${name}=${fallback}` : `# ${name}=`;
+    });
+    if (lines.length > 0) groups.push({ title, lines });
+  };
+  for (const transport of transportsOf(config)) add(transport.label, transport.env);
+  for (const service of servicesOf(config)) add(`${service.label} (${service.kind})`, service.env);
+  if (config.enable_observability) {
+    add("Observability: an OpenTelemetry collector (OTLP over HTTP)", [
+      "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    ]);
+  }
+  if (config.enable_denoise) {
+    add("Krisp noise cancellation: the cloud sets this when denoise is on", [
+      "KRISP_VIVA_FILTER_MODEL_PATH",
+    ]);
+  }
+  const unlisted = [...reads.keys()].filter((name) => !seen.has(name));
+  if (unlisted.length > 0) throw new Error(`bot.py reads ${unlisted.join(", ")}: add to a group`);
+  return groups;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The files
 
 /** Renders every template under `prefix` into `destination` (which ends with `/` or is empty). */
 function renderFolder(prefix: string, destination: string, view: object): PlannedFile[] {
@@ -121,17 +363,25 @@ function renderFolder(prefix: string, destination: string, view: object): Planne
   }));
 }
 
+/** bot.py, with the imports its code uses put in place of the template's marker line. */
+function renderBot(config: ScaffoldConfig, view: object): string {
+  const code = render("server/bot.py.mustache", view);
+  return code.replace(IMPORTS_MARKER, pythonImports(code, servicesOf(config)));
+}
+
 /** Every file of a scaffolded project. Guide files are returned apart: they are never clobbered. */
 export function planProject(
   config: ScaffoldConfig,
 ): { files: PlannedFile[]; guides: PlannedFile[] } {
   const view = projectView(config);
+  const bot = renderBot(config, view);
+  const envView = { ...view, env_groups: envGroups(config, bot) };
   const files: PlannedFile[] = [
     { path: "README.md", content: render("project/README.md.mustache", view) },
     { path: ".gitignore", content: render("project/gitignore", view) },
-    { path: "server/bot.py", content: render("server/bot.py.mustache", view) },
+    { path: "server/bot.py", content: bot },
     { path: "server/pyproject.toml", content: render("server/pyproject.toml.mustache", view) },
-    { path: "server/.env.example", content: render("server/env.example.mustache", view) },
+    { path: "server/.env.example", content: render("server/env.example.mustache", envView) },
   ];
   if (config.deploy_to_cloud) {
     files.push(
@@ -142,7 +392,16 @@ export function planProject(
       },
     );
   }
-  if (config.eval) files.push(...renderFolder("evals/", "server/evals/", view));
+  if (config.eval) {
+    // A speech-to-speech bot has no text step to check apart: it gets the voice scenario only.
+    const scenarios = config.mode === "cascade" ? ["text", "voice"] : ["voice"];
+    for (const name of scenarios) {
+      files.push({
+        path: `server/evals/${name}.yaml`,
+        content: render(`evals/${name}.yaml.mustache`, view),
+      });
+    }
+  }
   const client = clientFolder(config);
   if (client) files.push(...renderFolder(client, "client/", view));
   const guides: PlannedFile[] = [

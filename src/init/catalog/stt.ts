@@ -68,7 +68,12 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Deepgram Flux on SageMaker",
     kind: "stt",
     extras: ["sagemaker"],
-    env: ["SAGEMAKER_STT_ENDPOINT_NAME", "AWS_REGION"],
+    env: [
+      "SAGEMAKER_STT_ENDPOINT_NAME",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ],
     imports: [
       "from pipecat.services.deepgram.flux.sagemaker.stt import DeepgramFluxSageMakerSTTService",
     ],
@@ -93,7 +98,12 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Deepgram on SageMaker",
     kind: "stt",
     extras: ["deepgram", "sagemaker"],
-    env: ["SAGEMAKER_STT_ENDPOINT_NAME", "AWS_REGION"],
+    env: [
+      "SAGEMAKER_STT_ENDPOINT_NAME",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ],
     imports: ["from pipecat.services.deepgram.sagemaker.stt import DeepgramSageMakerSTTService"],
     construct: `DeepgramSageMakerSTTService(
     endpoint_name=os.environ["SAGEMAKER_STT_ENDPOINT_NAME"],
@@ -220,7 +230,12 @@ export const STT_SERVICES: readonly Service[] = [
     label: "NVIDIA Parakeet on SageMaker",
     kind: "stt",
     extras: ["sagemaker"],
-    env: ["SAGEMAKER_ASR_ENDPOINT_NAME", "AWS_REGION"],
+    env: [
+      "SAGEMAKER_ASR_ENDPOINT_NAME",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ],
     imports: ["from pipecat.services.nvidia.sagemaker.stt import NvidiaSageMakerSTTService"],
     construct: `NvidiaSageMakerSTTService(
     endpoint_name=os.environ["SAGEMAKER_ASR_ENDPOINT_NAME"],

@@ -91,7 +91,12 @@ export const TTS_SERVICES: readonly Service[] = [
     label: "Deepgram on SageMaker",
     kind: "tts",
     extras: ["sagemaker"],
-    env: ["SAGEMAKER_TTS_ENDPOINT_NAME", "AWS_REGION"],
+    env: [
+      "SAGEMAKER_TTS_ENDPOINT_NAME",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ],
     imports: ["from pipecat.services.deepgram.sagemaker.tts import DeepgramSageMakerTTSService"],
     construct: `DeepgramSageMakerTTSService(
     endpoint_name=os.environ["SAGEMAKER_TTS_ENDPOINT_NAME"],
@@ -273,7 +278,12 @@ export const TTS_SERVICES: readonly Service[] = [
     label: "NVIDIA Magpie on SageMaker",
     kind: "tts",
     extras: ["aws", "sagemaker"],
-    env: ["SAGEMAKER_MAGPIE_ENDPOINT_NAME", "AWS_REGION"],
+    env: [
+      "SAGEMAKER_MAGPIE_ENDPOINT_NAME",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ],
     imports: ["from pipecat.services.nvidia.sagemaker.tts import NvidiaSageMakerTTSService"],
     construct: `NvidiaSageMakerTTSService(
     endpoint_name=os.environ["SAGEMAKER_MAGPIE_ENDPOINT_NAME"],

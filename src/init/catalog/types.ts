@@ -10,7 +10,11 @@ export interface Service {
   readonly kind: ServiceKind;
   /** The `pipecat-ai[...]` extras that install this service's dependencies; empty when none exists. */
   readonly extras: readonly string[];
-  /** Every environment variable the constructor reads, in the order it reads them. */
+  /**
+   * Every environment variable the service needs, in the order it reads them: those the
+   * constructor expression reads, then any that Pipecat reads itself (the SageMaker clients take
+   * their AWS keys from the environment).
+   */
   readonly env: readonly string[];
   /** Python import lines the constructor needs, e.g. `from pipecat.services.deepgram.stt import DeepgramSTTService`. */
   readonly imports: readonly string[];
