@@ -24,10 +24,10 @@ export interface ClientTransport {
   readonly package: string;
   readonly className: string;
   /** A Daily session needs a room, which the runner creates when asked (`createDailyRoom`). */
-  readonly daily: boolean;
+  readonly create_room: boolean;
 }
 
-const WEB_TRANSPORTS: Readonly<Record<string, Omit<ClientTransport, "runner" | "daily">>> = {
+const WEB_TRANSPORTS: Readonly<Record<string, Omit<ClientTransport, "runner" | "create_room">>> = {
   lightweb: {
     kit: "smallwebrtc",
     label: "SmallWebRTC",
@@ -48,7 +48,7 @@ export function clientTransports(config: ScaffoldConfig): ClientTransport[] {
     const transport = WEB_TRANSPORTS[id];
     if (!transport) return [];
     const runner = findTransport(id)!.runner;
-    return [{ ...transport, runner, daily: runner === "daily" }];
+    return [{ ...transport, runner, create_room: runner === "daily" }];
   });
 }
 

@@ -1,0 +1,279 @@
+/**
+ * The web clients, generated in process for each client option, transport set and video setting:
+ * their package.json parses and pins exact versions, the dev server forwards the start endpoint to
+ * the bot runner, and the client's transports and media are the bot's. Also the README and the
+ * guides, which describe the client. No npm install here: scripts/check_clients.sh builds them.
+ */
+import assert from "node:assert/strict";
+import { findTransport } from "../src/init/catalog.ts";
+import { BOT_URL, clientTransports, START_PATH } from "../src/init/client.ts";
+import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
+import { planGuides, planProject } from "../src/init/project.ts";
+
+const CASCADE: ScaffoldInput = {
+  mode: "cascade",
+  stt_service: "deepgram_stt",
+  llm_service: "openai_llm",
+  tts_service: "cartesia_tts",
+};
+
+const CLIENTS = [
+  { client_framework: "vanilla" },
+  { client_framework: "uilib", client_server: "devserver_a" },
+  { client_framework: "uilib", client_server: "devserver_b" },
+] as const;
+
+const WEB_TRANSPORT_SETS = [["lightweb"], ["hosted"], ["lightweb", "hosted"], [
+  "hosted",
+  "lightweb",
+]];
+
+/** The JS package of each transport, by the name Pipecat's runner gives it in `POST /start`. */
+const TRANSPORT_PACKAGES: Readonly<Record<string, string>> = {
+  webrtc: "@pipecat-ai/small-webrtc-transport",
+  daily: "@pipecat-ai/daily-transport",
+};
+
+/** The runner's start route: where `START_PATH` lands once the dev server strips `/api`. */
+const RUNNER_START = "/start";
+
+function configOf(input: ScaffoldInput): ScaffoldConfig {
+  const result = resolveConfig({ ...CASCADE, ...input }, "web-bot");
+  assert.deepEqual(result.problems, []);
+  return result.config!;
+}
+
+/** The project's files by path. */
+function project(input: ScaffoldInput): Map<string, string> {
+  const { files, guides } = planProject(configOf(input));
+  return new Map([...files, ...guides].map((file) => [file.path, file.content]));
+}
+
+function clientFiles(files: Map<string, string>): string[] {
+  return [...files.keys()].filter((path) => path.startsWith("client/")).sort();
+}
+
+function read(files: Map<string, string>, path: string): string {
+  const content = files.get(path);
+  assert.ok(content !== undefined, `${path} is missing; the files: ${[...files.keys()]}`);
+  return content;
+}
+
+/** The runner names of the transports a client's config file sets up, in its order. */
+function clientRunners(config: string): string[] {
+  return [...config.matchAll(/transport: "(\w+)"/g)].map((match) => match[1]);
+}
+
+/** The runner names `bot.py` gives transport parameters for (the eval transport aside). */
+function botRunners(bot: string): string[] {
+  return [...bot.matchAll(/^\s+"(\w+)": lambda/gm)].map((match) => match[1])
+    .filter((name) => name !== "eval");
+}
+
+const EXPECTED_FILES: Readonly<Record<string, string[]>> = {
+  vanilla: [
+    "client/index.html",
+    "client/package.json",
+    "client/src/config.js",
+    "client/src/main.js",
+    "client/src/style.css",
+    "client/vite.config.js",
+  ],
+  devserver_a: [
+    "client/index.html",
+    "client/package.json",
+    "client/src/App.tsx",
+    "client/src/Session.tsx",
+    "client/src/config.ts",
+    "client/src/main.tsx",
+    "client/src/styles.css",
+    "client/tsconfig.json",
+    "client/vite.config.ts",
+  ],
+  devserver_b: [
+    "client/next.config.ts",
+    "client/package.json",
+    "client/src/App.tsx",
+    "client/src/Session.tsx",
+    "client/src/app/layout.tsx",
+    "client/src/app/page.tsx",
+    "client/src/config.ts",
+    "client/src/styles.css",
+    "client/tsconfig.json",
+  ],
+};
+
+for (const client of CLIENTS) {
+  const kind = "client_server" in client ? client.client_server : client.client_framework;
+  const label = `${client.client_framework}${"client_server" in client ? `+${kind}` : ""}`;
+
+  for (const transports of WEB_TRANSPORT_SETS) {
+    Deno.test(`${label} client for ${transports.join("+")}: files, package.json, transports`, () => {
+      const config = configOf({ transports, ...client });
+      const files = project({ transports, ...client });
+      assert.deepEqual(clientFiles(files), EXPECTED_FILES[kind]);
+      for (const path of clientFiles(files)) {
+        assert.doesNotMatch(read(files, path), /\{\{|\}\}/, `${path} has mustache left in it`);
+      }
+
+      // package.json: the client SDK, exactly the transports' packages, exact versions.
+      const pkg = JSON.parse(read(files, "client/package.json"));
+      assert.equal(pkg.name, "web-bot-client");
+      assert.equal(pkg.private, true);
+      assert.ok(pkg.scripts.dev && pkg.scripts.build, "dev and build scripts");
+      const deps: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies };
+      for (const [name, version] of Object.entries(deps)) {
+        assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is pinned to an exact version`);
+      }
+      const runners = config.transports.map((id) => findTransport(id)!.runner);
+      const transportPackages = Object.keys(pkg.dependencies)
+        .filter((name) => Object.values(TRANSPORT_PACKAGES).includes(name)).sort();
+      assert.deepEqual(transportPackages, runners.map((r) => TRANSPORT_PACKAGES[r]).sort());
+      assert.ok(pkg.dependencies["@pipecat-ai/client-js"]);
+      if (client.client_framework === "uilib") {
+        for (const name of ["@pipecat-ai/client-react", "@pipecat-ai/voice-ui-kit", "react"]) {
+          assert.ok(pkg.dependencies[name], `${name} is a dependency`);
+        }
+        assert.ok(JSON.parse(read(files, "client/tsconfig.json")).compilerOptions.strict);
+      }
+      assert.ok(kind === "devserver_b" ? deps.next : deps.vite, "the dev server is a dependency");
+
+      // The client's transports are the bot's, in the bot's order, and bot.py serves each.
+      const clientConfig = read(
+        files,
+        client.client_framework === "vanilla" ? "client/src/config.js" : "client/src/config.ts",
+      );
+      assert.deepEqual(clientRunners(clientConfig), runners);
+      assert.deepEqual(botRunners(read(files, "server/bot.py")).sort(), [...runners].sort());
+      assert.equal(
+        /createDailyRoom: true/.test(clientConfig),
+        runners.includes("daily"),
+        "a Daily session asks the runner for a room",
+      );
+      assert.ok(clientConfig.includes(`"${START_PATH}"`), "the client posts to the start path");
+      if (client.client_framework === "vanilla") {
+        for (const transport of clientTransports(config)) {
+          assert.ok(
+            clientConfig.includes(`import { ${transport.className} } from "${transport.package}";`),
+          );
+        }
+        assert.match(clientConfig, new RegExp(`DEFAULT_TRANSPORT = "${runners[0]}"`));
+        const html = read(files, "client/index.html");
+        assert.equal(html.includes('<select id="transport">'), runners.length > 1);
+      } else {
+        const kit = clientTransports(config)[0].kit;
+        assert.match(clientConfig, new RegExp(`DEFAULT_TRANSPORT: TransportType = "${kit}"`));
+      }
+    });
+  }
+
+  Deno.test(`${label} client: the dev server forwards the start endpoint to the bot runner`, () => {
+    const files = project({ transports: ["lightweb"], ...client });
+    // `/api/start` minus the `/api` prefix the dev server strips is the runner's `POST /start`;
+    // SmallWebRTC's `/api/sessions/<id>/api/offer` becomes its `/sessions/<id>/api/offer`.
+    assert.equal(START_PATH.replace(/^\/api/, ""), RUNNER_START);
+    assert.equal(BOT_URL, "http://localhost:7860");
+    if (kind === "devserver_b") {
+      const next = read(files, "client/next.config.ts");
+      assert.ok(next.includes(`process.env.BOT_URL || "${BOT_URL}"`));
+      assert.ok(next.includes('{ source: "/api/:path*", destination: `${botUrl}/:path*` }'));
+    } else {
+      const vite = read(
+        files,
+        kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
+      );
+      assert.ok(vite.includes(`.BOT_URL || "${BOT_URL}"`));
+      assert.match(vite, /"\/api": \{\s+target: botUrl,/);
+      assert.ok(vite.includes('rewrite: (path) => path.replace(/^\\/api/, "")'));
+      assert.match(vite, /server: \{ proxy \}/);
+      assert.match(vite, /preview: \{ proxy \}/);
+    }
+  });
+
+  Deno.test(`${label} client shows the bot's video and the user's camera as the bot has them`, () => {
+    for (const video_output of [false, true]) {
+      for (const video_input of [false, true]) {
+        const files = project({ transports: ["lightweb"], ...client, video_output, video_input });
+        if (client.client_framework === "vanilla") {
+          const html = read(files, "client/index.html");
+          assert.equal(html.includes('id="bot-video"'), video_output);
+          assert.equal(html.includes('id="user-video"'), video_input);
+          assert.ok(
+            read(files, "client/src/config.js").includes(`USER_VIDEO = ${video_input};`),
+          );
+        } else {
+          const config = read(files, "client/src/config.ts");
+          assert.ok(config.includes(`BOT_VIDEO: boolean = ${video_output};`));
+          assert.ok(config.includes(`USER_VIDEO: boolean = ${video_input};`));
+        }
+      }
+    }
+  });
+
+  Deno.test(`${label} client: the README says how to run it`, () => {
+    const readme = read(project({ transports: ["lightweb", "hosted"], ...client }), "README.md");
+    assert.match(readme, /## The web client/);
+    assert.match(readme, /cd client\nnpm install\nnpm run dev/);
+    assert.ok(readme.includes(kind === "devserver_b" ? "localhost:3000" : "localhost:5173"));
+    assert.match(readme, /Pick the transport before you connect/);
+  });
+}
+
+Deno.test("no client without one chosen, nor for a telephony bot", () => {
+  for (const input of [{ transports: ["lightweb"] }, { transports: ["carrier1"] }]) {
+    const files = project(input);
+    assert.deepEqual(clientFiles(files), []);
+    assert.doesNotMatch(read(files, "README.md"), /## The web client/);
+  }
+});
+
+Deno.test("the README covers each transport's setup, the secret set and the docs tool", () => {
+  const cases: [ScaffoldInput, RegExp[]][] = [
+    [{ transports: ["lightweb"] }, [/Open http:\/\/localhost:7860/]],
+    [{ transports: ["hosted"] }, [/DAILY_API_KEY/, /localhost:7860\/daily/]],
+    [{ transports: ["carrier1"] }, [/-t twilio -x <host>/, /<Stream url="wss:\/\/<host>\/ws">/]],
+    [{ transports: ["carrier2"] }, [/-t telnyx -x <host>/, /TeXML application/]],
+    [{ transports: ["carrier3"] }, [/-t plivo -x <host>/, /Answer URL is `https:\/\/<host>\/`/]],
+    [{ transports: ["carrier4"] }, [/-t exotel/, /Voicebot\*\* applet/]],
+    [
+      { transports: ["hosted_pstn"], daily_pstn_mode: "dial-in" },
+      [/room_creation_api/, /https:\/\/<host>\/daily-dialin-webhook/],
+    ],
+    [
+      { transports: ["hosted_pstn"], daily_pstn_mode: "dial-out" },
+      [/"enable_dialout": true/, /"phoneNumber"/],
+    ],
+    [
+      { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-in" },
+      [/https:\/\/<host>\/twilio\/incoming/],
+    ],
+    [
+      { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-out" },
+      [/\{\{#e164\}\}\{\{To\}\}\{\{\/e164\}\}/, /"sipUri"/],
+    ],
+  ];
+  for (const [input, patterns] of cases) {
+    const readme = read(project(input), "README.md");
+    for (const pattern of patterns) assert.match(readme, pattern, JSON.stringify(input));
+    assert.match(readme, /voicebot cloud secrets set web-bot-secrets --file server\/.env/);
+    assert.match(readme, /claude mcp add --transport http pipecat-docs https:\/\/\S+/);
+    const telephony = findTransport(configOf(input).transports[0])!.group === "telephony";
+    assert.equal(/ngrok http 7860/.test(readme), telephony);
+  }
+  const lean = read(project({ transports: ["lightweb"], deploy_to_cloud: false }), "README.md");
+  assert.doesNotMatch(lean, /## Deploy|## Evals/);
+  const full = read(project({ transports: ["lightweb"], eval: true }), "README.md");
+  assert.match(full, /## Deploy/);
+  assert.match(full, /## Evals/);
+});
+
+Deno.test("every guide starts with its stamp, and ASSISTANT.md imports AGENTS.md", () => {
+  const scaffolded = planProject(configOf({ transports: ["lightweb"] })).guides;
+  for (const guide of [...scaffolded, ...planGuides("web-bot")]) {
+    assert.match(guide.content, /^<!-- voicebot-guide \S+ -->\n/, guide.path);
+  }
+  for (const guides of [scaffolded, planGuides("web-bot")]) {
+    const assistant = guides.find((guide) => guide.path === "ASSISTANT.md")!;
+    assert.match(assistant.content, /^@AGENTS\.md$/m);
+  }
+});
