@@ -9,9 +9,9 @@
  */
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
-import { findService, findTransport, SERVICES } from "../src/init/catalog.ts";
+import { findTransport, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { envReads, planProject, secretSetName } from "../src/init/project.ts";
+import { envReads, planProject, secretSetName, servicesOf } from "../src/init/project.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
 
 /** Variables that Pipecat reads itself, so `.env.example` lists them though bot.py does not. */
@@ -24,17 +24,7 @@ const PIPECAT_READS: Readonly<Record<string, (config: ScaffoldConfig) => boolean
 };
 
 function usesSageMaker(config: ScaffoldConfig): boolean {
-  return servicesOf(config).some((id) => findService(id)!.extras.includes("sagemaker"));
-}
-
-function servicesOf(config: ScaffoldConfig): string[] {
-  return [
-    config.stt_service,
-    config.llm_service,
-    config.tts_service,
-    config.realtime_service,
-    config.video_service,
-  ].filter((id): id is string => id !== null);
+  return servicesOf(config).some((service) => service.extras.includes("sagemaker"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +218,7 @@ function expectedExtras(config: ScaffoldConfig): string[] {
   const extras = new Set(["runner"]);
   if (config.mode === "cascade") extras.add("silero");
   for (const id of config.transports) findTransport(id)!.extras.forEach((e) => extras.add(e));
-  for (const id of servicesOf(config)) findService(id)!.extras.forEach((e) => extras.add(e));
+  for (const service of servicesOf(config)) service.extras.forEach((e) => extras.add(e));
   if (config.enable_observability) extras.add("tracing");
   if (config.eval) extras.add("evals");
   return [...extras].sort();
@@ -318,7 +308,7 @@ Deno.test("every configuration of the matrix generates a sound project", async (
       assert.ok(transports.has(JSON.stringify(`${choice}_${direction}`)), `${choice} ${direction}`);
     }
   }
-  const services = new Set(all.flatMap(servicesOf));
+  const services = new Set(all.flatMap((c) => servicesOf(c).map((s) => s.id)));
   for (const service of SERVICES) {
     assert.ok(services.has(service.id), `no project with ${service.id}`);
   }

@@ -65,7 +65,8 @@ function transportsOf(config: ScaffoldConfig): Transport[] {
   return config.transports.map((id) => findTransport(id)!);
 }
 
-function servicesOf(config: ScaffoldConfig): Service[] {
+/** The AI services a configuration uses: STT, LLM and TTS, or realtime; then any avatar. */
+export function servicesOf(config: ScaffoldConfig): Service[] {
   return [
     config.stt_service,
     config.llm_service,
