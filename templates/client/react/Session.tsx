@@ -56,7 +56,11 @@ export function Session(
 
       <section className="media" aria-label="Media">
         {BOT_VIDEO ? <BotVideoPanel /> : <BotAudioPanel />}
-        {USER_VIDEO && <UserVideoControl />}
+        {USER_VIDEO && (
+          <div className="camera">
+            <UserVideoControl />
+          </div>
+        )}
       </section>
 
       <section className="conversation" aria-label="Conversation">

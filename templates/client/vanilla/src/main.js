@@ -14,6 +14,7 @@ const userVideo = document.querySelector("#user-video"); // only when the bot wa
 
 const STATUS = {
   initializing: "Starting…",
+  initialized: "Ready",
   authenticating: "Starting the bot…",
   connecting: "Connecting…",
   connected: "Waiting for the bot…",
@@ -28,7 +29,10 @@ for (const [name, { label }] of Object.entries(TRANSPORTS)) picker?.add(new Opti
 /** The client of the latest session; a new one is made for each session. */
 let client = null;
 
-connectButton.addEventListener("click", () => (client?.connected ? client.disconnect() : connect()));
+connectButton.addEventListener(
+  "click",
+  () => (client?.connected ? client.disconnect() : connect()),
+);
 
 micButton.addEventListener("click", () => {
   client.enableMic(!client.isMicEnabled);
@@ -72,11 +76,11 @@ function showState(state) {
   if (picker) picker.disabled = state === "ready" || !settled;
 }
 
-/** Plays the bot's audio and shows the video tracks this page has a place for. */
+/** Plays the bot's audio, and shows each video where the page has a place for it. */
 function attachTrack(track, participant) {
   const element = participant?.local
-    ? track.kind === "video" ? userVideo : null
-    : track.kind === "audio" ? botAudio : botVideo;
+    ? { video: userVideo }[track.kind] // the user's own audio is not played back
+    : { audio: botAudio, video: botVideo }[track.kind];
   if (element) element.srcObject = new MediaStream([track]);
 }
 
@@ -92,7 +96,7 @@ function say(speaker, text) {
   }
   const words = line.lastElementChild;
   const before = words.textContent;
-  const joined = !before || /\s$/.test(before) || /^[\s,.!?;:]/.test(text);
-  words.textContent = joined ? before + text : `${before} ${text}`;
+  const spaced = before && !/\s$/.test(before) && !/^[\s,.!?;:]/.test(text);
+  words.textContent = spaced ? `${before} ${text}` : before + text;
   line.scrollIntoView({ block: "end" });
 }
