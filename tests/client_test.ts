@@ -272,6 +272,13 @@ Deno.test("every guide starts with its stamp, and ASSISTANT.md imports AGENTS.md
   for (const guide of [...scaffolded, ...planGuides("web-bot")]) {
     assert.match(guide.content, /^<!-- voicebot-guide \S+ -->\n/, guide.path);
   }
+  const phone = read(project({ transports: ["carrier1"] }), "AGENTS.md");
+  assert.ok(phone.includes("wss://<public host>/ws"), "a phone bot's guide tells how calls arrive");
+  const dialIn = read(
+    project({ transports: ["hosted_pstn"], daily_pstn_mode: "dial-in" }),
+    "AGENTS.md",
+  );
+  assert.ok(dialIn.includes("POST /daily-dialin-webhook"));
   for (const guides of [scaffolded, planGuides("web-bot")]) {
     const assistant = guides.find((guide) => guide.path === "ASSISTANT.md")!;
     assert.match(assistant.content, /^@AGENTS\.md$/m);
