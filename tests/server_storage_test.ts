@@ -325,15 +325,21 @@ backendTest("provisioning results apply only to the generation that was read", a
       replace: false,
     }, rules({ now }));
     assert.equal(
-      await storage.finishProvisioning(stale, { status: "failed", errorMessage: "stale" }),
-      false,
+      await storage.finishProvisioning([{
+        set: stale,
+        result: { status: "failed", errorMessage: "stale" },
+      }]),
+      0,
     );
     assert.equal((await storage.listSets(orgId))[0].status, "pending");
 
     const [fresh] = await storage.pendingSets(now, 10);
     assert.equal(
-      await storage.finishProvisioning(fresh, { status: "failed", errorMessage: "Broken." }),
-      true,
+      await storage.finishProvisioning([{
+        set: fresh,
+        result: { status: "failed", errorMessage: "Broken." },
+      }]),
+      1,
     );
     assert.deepEqual(await storage.listSets(orgId), [
       { name: "a", type: "secret", region: "us-west", status: "failed", errorMessage: "Broken." },
@@ -418,3 +424,34 @@ backendTest("concurrent merges into one set lose no key", async (backend) => {
     assert.equal((await storage.getSet(orgId, "shared"))?.keys.length, writers);
   });
 });
+
+backendTest(
+  "the list version moves with every write and provisioning result, not with reads",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      const versions = [await storage.setsVersion(orgId)];
+      const step = async (action: () => Promise<unknown>) => {
+        await action().catch(() => {});
+        versions.push(await storage.setsVersion(orgId));
+      };
+      const write = {
+        name: "a",
+        region: undefined,
+        values: [["A", bytes("1")]] as [string, Uint8Array][],
+        replace: false,
+      };
+      await step(() => storage.putSecrets(orgId, write, rules()));
+      await step(() => storage.listSets(orgId));
+      await step(async () => {
+        const pending = await storage.pendingSets(Date.now() + 1000, 10);
+        await storage.finishProvisioning(
+          pending.map((set) => ({ set, result: { status: "ready" } })),
+        );
+      });
+      await step(() => storage.deleteKey(orgId, "a", "A", Date.now()));
+      await step(() => storage.deleteSet(orgId, "a"));
+      const moved = versions.slice(1).map((version, i) => version > versions[i]);
+      assert.deepEqual(moved, [true, false, true, true, true]);
+    });
+  },
+);

@@ -5,12 +5,13 @@
  * Order of checks on a request: route (404, 405), API key (401), rate limit (429), body
  * (415, 413, 400), parameters and body shape (400), then the operation (404, 409, 400, 413).
  */
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type TypedResponse } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { matchedRoutes } from "hono/route";
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import {
   type ErrorDetail,
+  type ListSecretSetsResponse,
   type PutImagePullSecretRequest,
   PutSecretSetRequest,
   type PutSecretsRequest,
@@ -47,6 +48,8 @@ export interface AppOptions {
   /** Called after every successful write, to wake the provisioner. */
   onWrite?: () => void;
 }
+
+const LIST_CACHE_ORGANIZATIONS = 1000;
 
 type Env = { Variables: { requestId: string; orgId: string; jsonBody: unknown } };
 
@@ -143,8 +146,27 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   api.use("*", (c, next) => c.req.path === "/v1/openapi.json" ? next() : authenticate(c, next));
   api.on("PUT", "/secrets/:name", jsonBody);
 
+  // The hot path: the serialized list is reused while the organization's list version stands,
+  // so a repeated GET reads one number from the database instead of every set.
+  const listCache = new Map<string, { version: number; body: string }>();
   api.openapi(routes.listSecretSets, async (c) => {
-    return c.json({ sets: await storage.listSets(c.get("orgId")) }, 200);
+    const orgId = c.get("orgId");
+    // The version is read before the list, so a cached body is never older than its version.
+    const version = await storage.setsVersion(orgId);
+    let cached = listCache.get(orgId);
+    if (cached?.version !== version) {
+      cached = { version, body: JSON.stringify({ sets: await storage.listSets(orgId) }) };
+      if (listCache.size >= LIST_CACHE_ORGANIZATIONS) listCache.clear();
+      listCache.set(orgId, cached);
+    }
+    // Already JSON of the route's response type, serialized when it was cached.
+    return c.body(cached.body, 200, {
+      "content-type": "application/json",
+    }) as unknown as TypedResponse<
+      ListSecretSetsResponse,
+      200,
+      "json"
+    >;
   });
 
   api.openapi(routes.getSecretSet, async (c) => {

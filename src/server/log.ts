@@ -1,14 +1,48 @@
 /** Structured logs: one JSON object a line on stderr. Callers never pass a header, body, value or key. */
 
 export type LogEntry = { level: "info" | "warn" | "error"; msg: string } & Record<string, unknown>;
-export type Logger = (entry: LogEntry) => void;
 
+export interface Logger {
+  (entry: LogEntry): void;
+  /** Writes out what is buffered; called at shutdown. */
+  flush?(): void;
+}
+
+const FLUSH_AFTER_MS = 10;
 const encoder = new TextEncoder();
 
-export const stderrLogger: Logger = (entry) => {
-  const line = encoder.encode(JSON.stringify({ time: new Date().toISOString(), ...entry }) + "\n");
-  let written = 0;
-  while (written < line.length) written += Deno.stderr.writeSync(line.subarray(written));
-};
+/**
+ * Access logs are gathered for a few milliseconds and written together: one write for many
+ * requests instead of one each. Warnings and errors, and a flush at shutdown, go out at once.
+ */
+export function stderrLogger(): Logger {
+  let pending: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const bytes = encoder.encode(pending.join("\n") + "\n");
+    pending = [];
+    try {
+      for (let written = 0; written < bytes.length;) {
+        written += Deno.stderr.writeSync(bytes.subarray(written));
+      }
+    } catch {
+      // stderr closed: the logs have nowhere to go, and the server keeps serving.
+    }
+  };
+  const logger: Logger = (entry) => {
+    pending.push(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+    if (entry.level !== "info") return flush();
+    if (timer === undefined) {
+      const id = setTimeout(flush, FLUSH_AFTER_MS);
+      Deno.unrefTimer(id);
+      timer = id;
+    }
+  };
+  logger.flush = flush;
+  return logger;
+}
 
 export const silentLogger: Logger = () => {};

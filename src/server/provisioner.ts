@@ -82,10 +82,10 @@ export class Provisioner {
   async provisionDue(): Promise<boolean> {
     try {
       const batch = await this.storage.pendingSets(this.clock() - this.options.delayMs, BATCH);
-      for (const set of batch) {
-        if (this.stopped) return false;
-        await this.storage.finishProvisioning(set, await this.provision(set));
-      }
+      const outcomes = [];
+      for (const set of batch) outcomes.push({ set, result: await this.provision(set) });
+      // One transaction for the batch: one disk sync rather than one a set.
+      await this.storage.finishProvisioning(outcomes);
       return batch.length === BATCH;
     } catch (error) {
       // The database may be away for a moment; the next round tries again.

@@ -41,7 +41,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const logger = options.logger ?? stderrLogger;
+  const logger = options.logger ?? stderrLogger();
   // The master key's own problems are reported before any connection is made.
   const envKey = options.masterKey === undefined
     ? undefined
@@ -89,6 +89,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await provisioner.stop();
         await storage.close();
         logger({ level: "info", msg: "stopped" });
+        logger.flush?.();
       })();
     return { baseUrl, bootstrap, shutdown };
   } catch (error) {

@@ -48,6 +48,11 @@ export const SQLITE_MIGRATIONS: Migration[] = [{
       FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
     );
   `,
+}, {
+  // Bumped by every write to an organization's sets, so that a cached list can be reused
+  // until it changes, by any server process.
+  version: 2,
+  sql: "ALTER TABLE organizations ADD COLUMN sets_version INTEGER NOT NULL DEFAULT 0;",
 }];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [{
@@ -89,6 +94,11 @@ export const POSTGRES_MIGRATIONS: Migration[] = [{
       FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
     );
   `,
+}, {
+  // Bumped by every write to an organization's sets, so that a cached list can be reused
+  // until it changes, by any server process.
+  version: 2,
+  sql: "ALTER TABLE organizations ADD COLUMN sets_version BIGINT NOT NULL DEFAULT 0;",
 }];
 
 /** The migrations still to apply on top of `current`; throws for a database from a newer voicebot. */

@@ -1,7 +1,7 @@
 /**
  * The scale-out backend: several stateless server processes share one PostgreSQL database.
  *
- * Every write locks its organization's row first (SELECT ... FOR UPDATE), so writes within one
+ * Every write first updates its organization's row (which locks it), so writes within one
  * organization are serialized across processes: merges lose no key and the per-organization
  * limits hold. Reads take no lock.
  */
@@ -22,7 +22,7 @@ import type {
   ApiKeyRecord,
   ImagePullSecretWrite,
   PendingSet,
-  ProvisionResult,
+  ProvisionOutcome,
   SecretsWrite,
   Storage,
   StoredSet,
@@ -101,6 +101,11 @@ export class PostgresStorage implements Storage {
     return row && { orgId: row.org_id, hash: row.hash };
   }
 
+  async setsVersion(orgId: string): Promise<number> {
+    const [row] = await this.sql`SELECT sets_version FROM organizations WHERE id = ${orgId}`;
+    return Number(row?.sets_version ?? 0);
+  }
+
   async listSets(orgId: string): Promise<StoredSet[]> {
     const rows = await this.sql<SetRow[]>`SELECT name, type, region, status, error_message
       FROM secret_sets WHERE org_id = ${orgId} ORDER BY name COLLATE "C"`;
@@ -126,7 +131,8 @@ export class PostgresStorage implements Storage {
     fn: (tx: postgres.TransactionSql) => Promise<T>,
   ): Promise<T> {
     return this.sql.begin(async (tx) => {
-      await tx`SELECT 1 FROM organizations WHERE id = ${orgId} FOR UPDATE`;
+      // Locks the organization's row for the transaction and moves its list version on.
+      await tx`UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ${orgId}`;
       return await fn(tx);
     }) as Promise<T>;
   }
@@ -217,12 +223,24 @@ export class PostgresStorage implements Storage {
     return rows.map(toPendingSet);
   }
 
-  async finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean> {
-    const errorMessage = result.status === "failed" ? result.errorMessage : null;
-    const changed = await this
-      .sql`UPDATE secret_sets SET status = ${result.status}, error_message = ${errorMessage}
-      WHERE org_id = ${set.orgId} AND name = ${set.name} AND generation = ${set.generation} AND status = 'pending'`;
-    return changed.count > 0;
+  async finishProvisioning(outcomes: ProvisionOutcome[]): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    return await this.sql.begin(async (tx) => {
+      // Organization rows first and in one order, as writers take them: no deadlock.
+      for (const orgId of [...new Set(outcomes.map(({ set }) => set.orgId))].sort()) {
+        await tx`UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ${orgId}`;
+      }
+      let recorded = 0;
+      for (const { set, result } of outcomes) {
+        const errorMessage = result.status === "failed" ? result.errorMessage : null;
+        const changed =
+          await tx`UPDATE secret_sets SET status = ${result.status}, error_message = ${errorMessage}
+          WHERE org_id = ${set.orgId} AND name = ${set.name} AND generation = ${set.generation}
+            AND status = 'pending'`;
+        recorded += changed.count;
+      }
+      return recorded;
+    });
   }
 
   async close(): Promise<void> {

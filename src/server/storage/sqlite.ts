@@ -3,7 +3,8 @@
  *
  * Every transaction runs synchronously from BEGIN IMMEDIATE to COMMIT, so no other request of
  * this process can interleave with it on the shared connection, and other processes wait on the
- * busy timeout. `synchronous=FULL`: a write is on disk before it is acknowledged.
+ * busy timeout. `synchronous=FULL`: a write is on disk before it is acknowledged; concurrent
+ * writes share a commit (see `write`), which keeps that affordable.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { notFound } from "../errors.ts";
@@ -23,7 +24,7 @@ import type {
   ApiKeyRecord,
   ImagePullSecretWrite,
   PendingSet,
-  ProvisionResult,
+  ProvisionOutcome,
   SecretsWrite,
   Storage,
   StoredSet,
@@ -39,6 +40,11 @@ type Row = Record<string, unknown>;
 export class SqliteStorage implements Storage {
   readonly kind = "sqlite";
   private readonly statements = new Map<string, StatementSync>();
+  private writeQueue: {
+    run: () => unknown;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
 
   private constructor(private readonly db: DatabaseSync) {}
 
@@ -79,6 +85,56 @@ export class SqliteStorage implements Storage {
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /**
+   * Writes are committed in groups: each runs in its own savepoint, in arrival order, and all
+   * that arrived meanwhile share one COMMIT, so one disk sync acknowledges many. No write is
+   * acknowledged before its COMMIT. A write to an organization's sets moves its list version on.
+   */
+  private write<T>(orgId: string | undefined, fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const run = () => {
+        if (orgId !== undefined) this.bumpSetsVersion(orgId);
+        return fn();
+      };
+      this.writeQueue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      // A turn of the event loop lets the requests that are already in gather here.
+      if (this.writeQueue.length === 1) setTimeout(() => this.commitQueued(), 0);
+    });
+  }
+
+  private commitQueued() {
+    const batch = this.writeQueue;
+    this.writeQueue = [];
+    if (batch.length === 0) return;
+    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.transaction(() => {
+        for (const { run } of batch) {
+          this.db.exec("SAVEPOINT write");
+          try {
+            results.push({ ok: true, value: run() });
+          } catch (error) {
+            this.db.exec("ROLLBACK TO write");
+            results.push({ ok: false, error });
+          }
+          this.db.exec("RELEASE write");
+        }
+      });
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    batch.forEach(({ resolve, reject }, i) => {
+      const result = results[i];
+      if (result.ok) resolve(result.value);
+      else reject(result.error);
+    });
+  }
+
+  private bumpSetsVersion(orgId: string) {
+    this.sql("UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ?").run(orgId);
   }
 
   /** `fn` must be synchronous: an await inside would let other requests into the transaction. */
@@ -146,6 +202,16 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  setsVersion(orgId: string): Promise<number> {
+    return settle(() =>
+      Number(
+        (this.sql("SELECT sets_version FROM organizations WHERE id = ?").get(orgId) as
+          | Row
+          | undefined)?.sets_version ?? 0,
+      )
+    );
+  }
+
   listSets(orgId: string): Promise<StoredSet[]> {
     return settle(() => {
       const rows = this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? ORDER BY name`)
@@ -206,39 +272,37 @@ export class SqliteStorage implements Storage {
   }
 
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
-    return settle(() =>
-      this.transaction(() => {
-        const existing = this.existing(orgId, write.name);
-        const region = checkSetWrite(
+    return this.write(orgId, () => {
+      const existing = this.existing(orgId, write.name);
+      const region = checkSetWrite(
+        write.name,
+        "secret",
+        write.region,
+        existing,
+        () => this.countSets(orgId),
+        rules,
+      );
+      const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
+      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+      const set = { type: "secret", region, host: null, credentials: null };
+      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+      if (write.replace) {
+        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
+          orgId,
           write.name,
-          "secret",
-          write.region,
-          existing,
-          () => this.countSets(orgId),
-          rules,
         );
-        const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
-        const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
-        const set = { type: "secret", region, host: null, credentials: null };
-        this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
-        if (write.replace) {
-          this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
-            orgId,
-            write.name,
-          );
-        }
-        const upsert = this.sql(
-          `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
+      }
+      const upsert = this.sql(
+        `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
          ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`,
-        );
-        for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
-        return {
-          set: pendingSummary(write.name, set.type, region),
-          setCreated: !existing,
-          ...keys,
-        };
-      })
-    );
+      );
+      for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
+      return {
+        set: pendingSummary(write.name, set.type, region),
+        setCreated: !existing,
+        ...keys,
+      };
+    });
   }
 
   putImagePullSecret(
@@ -246,54 +310,48 @@ export class SqliteStorage implements Storage {
     write: ImagePullSecretWrite,
     rules: WriteRules,
   ): Promise<WriteOutcome> {
-    return settle(() =>
-      this.transaction(() => {
-        const existing = this.existing(orgId, write.name);
-        const region = checkSetWrite(
-          write.name,
-          "imagePullSecret",
-          write.region,
-          existing,
-          () => this.countSets(orgId),
-          rules,
-        );
-        const set = {
-          type: "imagePullSecret",
-          region,
-          host: write.host,
-          credentials: write.credentials,
-        };
-        this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
-        const summary = pendingSummary(write.name, set.type, region);
-        return { set: summary, setCreated: !existing, created: [], updated: [] };
-      })
-    );
+    return this.write(orgId, () => {
+      const existing = this.existing(orgId, write.name);
+      const region = checkSetWrite(
+        write.name,
+        "imagePullSecret",
+        write.region,
+        existing,
+        () => this.countSets(orgId),
+        rules,
+      );
+      const set = {
+        type: "imagePullSecret",
+        region,
+        host: write.host,
+        credentials: write.credentials,
+      };
+      this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+      const summary = pendingSummary(write.name, set.type, region);
+      return { set: summary, setCreated: !existing, created: [], updated: [] };
+    });
   }
 
   deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
-    return settle(() =>
-      this.transaction(() => {
-        const existing = this.existing(orgId, name);
-        if (!existing) throw notFound(`No set named "${name}".`);
-        const deleted = this.sql(
-          "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
-        )
-          .run(orgId, name, key);
-        if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
-        this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
-        return pendingSummary(name, existing.type, existing.region);
-      })
-    );
+    return this.write(orgId, () => {
+      const existing = this.existing(orgId, name);
+      if (!existing) throw notFound(`No set named "${name}".`);
+      const deleted = this.sql(
+        "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
+      )
+        .run(orgId, name, key);
+      if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
+      this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
+      return pendingSummary(name, existing.type, existing.region);
+    });
   }
 
   deleteSet(orgId: string, name: string): Promise<boolean> {
-    return settle(() =>
-      this.transaction(() => {
-        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
-        return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
-          .changes > 0;
-      })
-    );
+    return this.write(orgId, () => {
+      this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
+      return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
+        .changes > 0;
+    });
   }
 
   pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]> {
@@ -305,18 +363,26 @@ export class SqliteStorage implements Storage {
     );
   }
 
-  finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean> {
-    const errorMessage = result.status === "failed" ? result.errorMessage : null;
-    return settle(() =>
-      this.sql(
-        `UPDATE secret_sets SET status = ?, error_message = ?
-         WHERE org_id = ? AND name = ? AND generation = ? AND status = 'pending'`,
-      ).run(result.status, errorMessage, set.orgId, set.name, set.generation).changes > 0
-    );
+  finishProvisioning(outcomes: ProvisionOutcome[]): Promise<number> {
+    return this.write(undefined, () => {
+      let recorded = 0;
+      for (const { set, result } of outcomes) {
+        const errorMessage = result.status === "failed" ? result.errorMessage : null;
+        recorded += this.sql(
+          `UPDATE secret_sets SET status = ?, error_message = ?
+           WHERE org_id = ? AND name = ? AND generation = ? AND status = 'pending'`,
+        ).run(result.status, errorMessage, set.orgId, set.name, set.generation).changes as number;
+      }
+      for (const orgId of new Set(outcomes.map(({ set }) => set.orgId))) {
+        this.bumpSetsVersion(orgId);
+      }
+      return recorded;
+    });
   }
 
   close(): Promise<void> {
     return settle(() => {
+      this.commitQueued();
       this.statements.clear();
       if (this.db.isOpen) this.db.close();
     });

@@ -64,6 +64,11 @@ export type ProvisionResult =
   | { status: Extract<SetStatus, "ready"> }
   | { status: Extract<SetStatus, "failed">; errorMessage: string };
 
+export interface ProvisionOutcome {
+  set: PendingSet;
+  result: ProvisionResult;
+}
+
 export interface ApiKeyRecord {
   orgId: string;
   hash: Uint8Array;
@@ -88,6 +93,8 @@ export interface Storage {
   ): Promise<boolean>;
   findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
 
+  /** Changes whenever the organization's list would: a write, a deletion, a provisioning result. */
+  setsVersion(orgId: string): Promise<number>;
   /** Sorted by name. */
   listSets(orgId: string): Promise<StoredSet[]>;
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined>;
@@ -105,8 +112,11 @@ export interface Storage {
 
   /** Pending sets last written at or before `writtenBefore`, oldest first. */
   pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]>;
-  /** Records the result unless the set was written (or deleted) since it was read. */
-  finishProvisioning(set: PendingSet, result: ProvisionResult): Promise<boolean>;
+  /**
+   * Records each result, in one transaction, unless its set was written (or deleted) since it
+   * was read. Returns how many were recorded.
+   */
+  finishProvisioning(outcomes: ProvisionOutcome[]): Promise<number>;
 
   close(): Promise<void>;
 }
