@@ -22,7 +22,8 @@ const database = {
 export default define({
   name: "serve",
   description:
-    "Serve the secrets API (SQLite by default, PostgreSQL with --database postgres://...)",
+    "Serve the secrets API (SQLite by default, PostgreSQL with --database postgres://...).\n" +
+    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead.",
   args: {
     organization: {
       type: "string",
