@@ -416,3 +416,47 @@ Deno.test("serve refuses bad options with exit 2 and names each problem", async 
   assert.match(result.stderr, /"Bad_Region" is not a region code/);
   assert.match(result.stderr, /--default-region eu-central is not one of --regions/);
 });
+
+backendTest(
+  "GET /secrets over the socket: 401 for every bad key, 200 with exactly the SPEC fields",
+  async (backend) => {
+    await using database = await backend.database();
+    await using server = await spawnServer(database.spec, { args: ["--provision-delay", "0"] });
+    const key = server.bootstrapKey!;
+    const unknown = `vb_sk_${"0".repeat(16)}_${"A".repeat(43)}`;
+    for (
+      const authorization of [undefined, "Bearer nonsense", `Basic ${key}`, `Bearer ${unknown}`]
+    ) {
+      const response = await fetch(`${server.baseUrl}/secrets`, {
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      assert.equal(response.status, 401, authorization);
+      assert.equal((await response.json()).code, "UNAUTHORIZED");
+      assert.ok(response.headers.get("x-request-id"));
+    }
+    await api(server.baseUrl, key, "PUT", "/secrets/app", { type: "secret", secrets: { A: "1" } });
+    await api(server.baseUrl, key, "PUT", "/secrets/reg", {
+      type: "imagePullSecret",
+      host: "not a host",
+      credentials: btoa("u:p"),
+    });
+    const { body } = await api(server.baseUrl, key, "GET", "/secrets");
+    const sets = await eventually(
+      async () =>
+        (await api(server.baseUrl, key, "GET", "/secrets")).body.sets as { status: string }[],
+      (list) => list.every((set) => set.status !== "pending"),
+    );
+    assert.deepEqual(Object.keys(body), ["sets"]);
+    assert.deepEqual(sets, [
+      { name: "app", type: "secret", region: "us-west", status: "ready" },
+      {
+        name: "reg",
+        type: "imagePullSecret",
+        region: "us-west",
+        status: "failed",
+        errorMessage:
+          'Registry host "not a host" is not a host name (for example registry.example.com or registry.example.com:5000).',
+      },
+    ]);
+  },
+);

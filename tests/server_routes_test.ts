@@ -1,6 +1,7 @@
 /** Every route of the secrets API, in process (`app.request()`), on every storage backend. */
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS } from "../src/server/config.ts";
+import { createApp } from "../src/server/app.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { ErrorResponse, ListSecretSetsResponse } from "../src/secrets/schemas.ts";
@@ -626,5 +627,27 @@ backendTest(
       "one token back after half a second",
     );
     assert.equal((await t.json("GET", "/v1/secrets")).status, 429);
+  },
+);
+
+backendTest(
+  "the cached list follows writes made through another server on the same database",
+  async (backend) => {
+    await using t = await testApp(backend);
+    // A second app over the same storage stands for a second server process.
+    const other = createApp(t.storage, { vault: t.vault, logger: silentLogger });
+    const listVia = async (
+      app: { request: (url: string, init: RequestInit) => Response | Promise<Response> },
+    ) => {
+      const response = await app.request("http://localhost/v1/secrets", {
+        headers: { authorization: `Bearer ${t.key}` },
+      });
+      return ((await response.json()) as { sets: { name: string }[] }).sets.map((set) => set.name);
+    };
+    assert.deepEqual(await listVia(other), []);
+    await t.json("PUT", "/v1/secrets/a", { body: secrets({ A: "1" }) });
+    assert.deepEqual(await listVia(other), ["a"]);
+    await t.json("DELETE", "/v1/secrets/a");
+    assert.deepEqual(await listVia(other), []);
   },
 );
