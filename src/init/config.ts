@@ -49,32 +49,38 @@ export interface ScaffoldConfig {
 
 export type ConfigKey = keyof ScaffoldConfig;
 
-/** The flag that sets each key. Error messages name both, so file and flag users alike can act. */
-export const FLAG_OF: Readonly<Record<ConfigKey, string>> = {
-  project_name: "--name",
-  bot_type: "--bot-type",
-  transports: "--transport",
-  mode: "--mode",
-  stt_service: "--stt",
-  llm_service: "--llm",
-  tts_service: "--tts",
-  realtime_service: "--realtime",
-  video_service: "--video",
-  client_framework: "--client-framework",
-  client_server: "--client-server",
-  daily_pstn_mode: "--daily-pstn-mode",
-  twilio_daily_sip_mode: "--twilio-daily-sip-mode",
-  recording: "--recording",
-  transcription: "--transcription",
-  video_input: "--video-input",
-  video_output: "--video-output",
-  deploy_to_cloud: "--deploy-to-cloud",
-  enable_denoise: "--enable-denoise",
-  enable_observability: "--observability",
-  eval: "--eval",
+/** How a key is given: a string, a list of strings, or true/false. */
+export type FieldType = "string" | "strings" | "boolean";
+
+/**
+ * Every key, with the flag that sets it and its type. Error messages name both key and flag, so
+ * file and flag users alike can act; the config file's schema is built from the types.
+ */
+export const FIELDS: Readonly<Record<ConfigKey, { flag: string; type: FieldType }>> = {
+  project_name: { flag: "--name", type: "string" },
+  bot_type: { flag: "--bot-type", type: "string" },
+  transports: { flag: "--transport", type: "strings" },
+  mode: { flag: "--mode", type: "string" },
+  stt_service: { flag: "--stt", type: "string" },
+  llm_service: { flag: "--llm", type: "string" },
+  tts_service: { flag: "--tts", type: "string" },
+  realtime_service: { flag: "--realtime", type: "string" },
+  video_service: { flag: "--video", type: "string" },
+  client_framework: { flag: "--client-framework", type: "string" },
+  client_server: { flag: "--client-server", type: "string" },
+  daily_pstn_mode: { flag: "--daily-pstn-mode", type: "string" },
+  twilio_daily_sip_mode: { flag: "--twilio-daily-sip-mode", type: "string" },
+  recording: { flag: "--recording", type: "boolean" },
+  transcription: { flag: "--transcription", type: "boolean" },
+  video_input: { flag: "--video-input", type: "boolean" },
+  video_output: { flag: "--video-output", type: "boolean" },
+  deploy_to_cloud: { flag: "--deploy-to-cloud", type: "boolean" },
+  enable_denoise: { flag: "--enable-denoise", type: "boolean" },
+  enable_observability: { flag: "--observability", type: "boolean" },
+  eval: { flag: "--eval", type: "boolean" },
 };
 
-export const CONFIG_KEYS = Object.keys(FLAG_OF) as ConfigKey[];
+export const CONFIG_KEYS = Object.keys(FIELDS) as ConfigKey[];
 
 type InputValue<K extends ConfigKey> = ScaffoldConfig[K] extends boolean ? boolean
   : K extends "transports" ? string[]
@@ -334,7 +340,7 @@ const KIND: Record<"stt_service" | "llm_service" | "tts_service", ServiceKind> =
 };
 
 function fieldName(key: ConfigKey): string {
-  return `${FLAG_OF[key]} (${key})`;
+  return `${FIELDS[key].flag} (${key})`;
 }
 
 function plural(items: readonly unknown[]): string {

@@ -3,34 +3,24 @@
  * so that runs without one do not pay for zod at start.
  */
 import * as z from "zod/mini";
-import { CONFIG_KEYS, type Problem, type ScaffoldInput } from "./config.ts";
+import {
+  CONFIG_KEYS,
+  type ConfigKey,
+  FIELDS,
+  type FieldType,
+  type Problem,
+  type ScaffoldInput,
+} from "./config.ts";
 
 // `null` is accepted as "not set", so a dry-run's output can be fed back with --config.
-const text = z.optional(z.nullable(z.string()));
-const flag = z.optional(z.nullable(z.boolean()));
-const ConfigFile = z.strictObject({
-  project_name: text,
-  bot_type: text,
-  transports: z.optional(z.nullable(z.array(z.string()))),
-  mode: text,
-  stt_service: text,
-  llm_service: text,
-  tts_service: text,
-  realtime_service: text,
-  video_service: text,
-  client_framework: text,
-  client_server: text,
-  daily_pstn_mode: text,
-  twilio_daily_sip_mode: text,
-  recording: flag,
-  transcription: flag,
-  video_input: flag,
-  video_output: flag,
-  deploy_to_cloud: flag,
-  enable_denoise: flag,
-  enable_observability: flag,
-  eval: flag,
-});
+const SCHEMA_OF: Record<FieldType, z.ZodMiniType> = {
+  string: z.optional(z.nullable(z.string())),
+  strings: z.optional(z.nullable(z.array(z.string()))),
+  boolean: z.optional(z.nullable(z.boolean())),
+};
+const ConfigFile = z.strictObject(
+  Object.fromEntries(CONFIG_KEYS.map((key) => [key, SCHEMA_OF[FIELDS[key].type]])),
+);
 
 /**
  * Parses a config file's text. Returns the input it gives, or every problem with it: not JSON,
@@ -81,7 +71,7 @@ export function parseConfigFile(
       problems.push({
         key,
         field: `${label}: ${where}`,
-        message: `expected ${expectedKind(key, index)}, got ${kindOf(value)}`,
+        message: `expected ${expectedKind(key as ConfigKey, index)}, got ${kindOf(value)}`,
       });
     }
   }
@@ -92,20 +82,14 @@ export function parseConfigFile(
   return { input: input as ScaffoldInput, problems };
 }
 
-const BOOLEAN_KEYS = new Set<string>([
-  "recording",
-  "transcription",
-  "video_input",
-  "video_output",
-  "deploy_to_cloud",
-  "enable_denoise",
-  "enable_observability",
-  "eval",
-]);
+const EXPECTED: Record<FieldType, string> = {
+  string: "a string",
+  strings: "an array of strings",
+  boolean: "true or false",
+};
 
-function expectedKind(key: string, index: number | undefined): string {
-  if (key === "transports") return index === undefined ? "an array of strings" : "a string";
-  return BOOLEAN_KEYS.has(key) ? "true or false" : "a string";
+function expectedKind(key: ConfigKey, index: number | undefined): string {
+  return index === undefined ? EXPECTED[FIELDS[key].type] : EXPECTED.string;
 }
 
 function kindOf(value: unknown): string {

@@ -6,7 +6,7 @@ import { basename, resolve } from "../paths.ts";
 import { ConflictError, UsageError } from "../cli/errors.ts";
 import {
   type ConfigKey,
-  FLAG_OF,
+  FIELDS,
   formatProblem,
   type Problem,
   resolveConfig,
@@ -166,7 +166,7 @@ async function readConfigFile(path: string, given: string): Promise<string> {
 }
 
 function ignoredByQuickstart(request: InitRequest): string[] {
-  const flags = (Object.keys(request.flags) as ConfigKey[]).map((key) => FLAG_OF[key]);
+  const flags = (Object.keys(request.flags) as ConfigKey[]).map((key) => FIELDS[key].flag);
   return request.configPath === undefined ? flags : [...flags, "--config"];
 }
 
