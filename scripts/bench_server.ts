@@ -10,6 +10,8 @@
 import { join } from "pathe";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+/** `deno <VOICEBOT...>` runs the CLI from source. */
+const VOICEBOT = ["run", "-A", "--quiet", join(ROOT, "main.ts")];
 const DURATION = "5s";
 const WARMUP = "1s";
 const CONNECTIONS = 32;
@@ -33,10 +35,7 @@ export async function benchServer(): Promise<void> {
   try {
     const server = await spawn(
       [
-        "run",
-        "-A",
-        "--quiet",
-        join(ROOT, "main.ts"),
+        ...VOICEBOT,
         "cloud",
         "serve",
         "--port",
@@ -225,10 +224,7 @@ Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log
 async function createKey(database: string, organization: string): Promise<string> {
   const { stdout, code } = await new Deno.Command(Deno.execPath(), {
     args: [
-      "run",
-      "-A",
-      "--quiet",
-      join(ROOT, "main.ts"),
+      ...VOICEBOT,
       "cloud",
       "serve",
       "create-key",

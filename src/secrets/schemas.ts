@@ -41,6 +41,11 @@ export const Region = z
     example: "us-west",
   });
 
+/** On create, absent means the organization's default region; on update, the set's own. */
+const OptionalRegion = Region.optional().meta({
+  description: "Defaults to the organization's default region (on update, the set's own).",
+});
+
 export const SetType = z.enum(["secret", "imagePullSecret"]).meta({
   description: "`secret` for a key/value set, `imagePullSecret` for registry credentials.",
 });
@@ -82,9 +87,7 @@ export type SecretSetDetail = z.infer<typeof SecretSetDetail>;
 export const PutSecretsRequest = z
   .strictObject({
     type: z.literal("secret"),
-    region: Region.optional().meta({
-      description: "Defaults to the organization's default region.",
-    }),
+    region: OptionalRegion,
     secrets: z
       .record(KeyName, z.string())
       .refine((secrets) => Object.keys(secrets).length > 0, "must hold at least one key")
@@ -101,9 +104,7 @@ export type PutSecretsRequest = z.infer<typeof PutSecretsRequest>;
 export const PutImagePullSecretRequest = z
   .strictObject({
     type: z.literal("imagePullSecret"),
-    region: Region.optional().meta({
-      description: "Defaults to the organization's default region.",
-    }),
+    region: OptionalRegion,
     host: z.string().min(1).max(261).meta({
       description: "Registry host, optionally with a port.",
       example: "registry.example.com",

@@ -1,7 +1,8 @@
 /**
  * Versioned schema migrations, applied in order at start inside one transaction. A database
  * whose version is newer than the newest known here is refused rather than guessed at.
- * Append new versions; never edit one that has shipped.
+ * Both backends share one list, written once for both dialects. Append new versions; never
+ * edit one that has shipped.
  */
 
 export interface Migration {
@@ -9,97 +10,63 @@ export interface Migration {
   sql: string;
 }
 
-export const SQLITE_MIGRATIONS: Migration[] = [{
-  version: 1,
-  sql: `
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-    CREATE TABLE organizations (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL UNIQUE,
-      created_at INTEGER NOT NULL
-    );
-    CREATE TABLE api_keys (
-      id TEXT PRIMARY KEY,
-      org_id TEXT NOT NULL REFERENCES organizations (id),
-      hash BLOB NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE TABLE secret_sets (
-      org_id TEXT NOT NULL REFERENCES organizations (id),
-      name TEXT NOT NULL,
-      type TEXT NOT NULL CHECK (type IN ('secret', 'imagePullSecret')),
-      region TEXT NOT NULL,
-      status TEXT NOT NULL CHECK (status IN ('pending', 'ready', 'failed')),
-      error_message TEXT,
-      generation INTEGER NOT NULL,
-      host TEXT,
-      credentials BLOB,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (org_id, name)
-    );
-    CREATE INDEX secret_sets_pending ON secret_sets (updated_at) WHERE status = 'pending';
-    CREATE TABLE secret_values (
-      org_id TEXT NOT NULL,
-      set_name TEXT NOT NULL,
-      key TEXT NOT NULL,
-      value BLOB NOT NULL,
-      PRIMARY KEY (org_id, set_name, key),
-      FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
-    );
-  `,
-}, {
-  // Bumped by every write to an organization's sets, so that a cached list can be reused
-  // until it changes, by any server process.
-  version: 2,
-  sql: "ALTER TABLE organizations ADD COLUMN sets_version INTEGER NOT NULL DEFAULT 0;",
-}];
+/** The two dialects differ only in the names of two column types. */
+interface Dialect {
+  bytes: "BLOB" | "BYTEA";
+  /** Milliseconds since the epoch, and counters. */
+  bigint: "INTEGER" | "BIGINT";
+}
 
-export const POSTGRES_MIGRATIONS: Migration[] = [{
-  version: 1,
-  sql: `
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value BYTEA NOT NULL);
-    CREATE TABLE organizations (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL UNIQUE,
-      created_at BIGINT NOT NULL
-    );
-    CREATE TABLE api_keys (
-      id TEXT PRIMARY KEY,
-      org_id TEXT NOT NULL REFERENCES organizations (id),
-      hash BYTEA NOT NULL,
-      created_at BIGINT NOT NULL
-    );
-    CREATE TABLE secret_sets (
-      org_id TEXT NOT NULL REFERENCES organizations (id),
-      name TEXT NOT NULL,
-      type TEXT NOT NULL CHECK (type IN ('secret', 'imagePullSecret')),
-      region TEXT NOT NULL,
-      status TEXT NOT NULL CHECK (status IN ('pending', 'ready', 'failed')),
-      error_message TEXT,
-      generation INTEGER NOT NULL,
-      host TEXT,
-      credentials BYTEA,
-      created_at BIGINT NOT NULL,
-      updated_at BIGINT NOT NULL,
-      PRIMARY KEY (org_id, name)
-    );
-    CREATE INDEX secret_sets_pending ON secret_sets (updated_at) WHERE status = 'pending';
-    CREATE TABLE secret_values (
-      org_id TEXT NOT NULL,
-      set_name TEXT NOT NULL,
-      key TEXT NOT NULL,
-      value BYTEA NOT NULL,
-      PRIMARY KEY (org_id, set_name, key),
-      FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
-    );
-  `,
-}, {
-  // Bumped by every write to an organization's sets, so that a cached list can be reused
-  // until it changes, by any server process.
-  version: 2,
-  sql: "ALTER TABLE organizations ADD COLUMN sets_version BIGINT NOT NULL DEFAULT 0;",
-}];
+function migrations({ bytes, bigint }: Dialect): Migration[] {
+  return [{
+    version: 1,
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value ${bytes} NOT NULL);
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at ${bigint} NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES organizations (id),
+        hash ${bytes} NOT NULL,
+        created_at ${bigint} NOT NULL
+      );
+      CREATE TABLE secret_sets (
+        org_id TEXT NOT NULL REFERENCES organizations (id),
+        name TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('secret', 'imagePullSecret')),
+        region TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'ready', 'failed')),
+        error_message TEXT,
+        generation INTEGER NOT NULL,
+        host TEXT,
+        credentials ${bytes},
+        created_at ${bigint} NOT NULL,
+        updated_at ${bigint} NOT NULL,
+        PRIMARY KEY (org_id, name)
+      );
+      CREATE INDEX secret_sets_pending ON secret_sets (updated_at) WHERE status = 'pending';
+      CREATE TABLE secret_values (
+        org_id TEXT NOT NULL,
+        set_name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value ${bytes} NOT NULL,
+        PRIMARY KEY (org_id, set_name, key),
+        FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
+      );
+    `,
+  }, {
+    // Bumped by every write to an organization's sets, so that a cached list can be reused
+    // until it changes, by any server process.
+    version: 2,
+    sql: `ALTER TABLE organizations ADD COLUMN sets_version ${bigint} NOT NULL DEFAULT 0;`,
+  }];
+}
+
+export const SQLITE_MIGRATIONS: Migration[] = migrations({ bytes: "BLOB", bigint: "INTEGER" });
+export const POSTGRES_MIGRATIONS: Migration[] = migrations({ bytes: "BYTEA", bigint: "BIGINT" });
 
 /** The migrations still to apply on top of `current`; throws for a database from a newer voicebot. */
 export function pendingMigrations(all: Migration[], current: number): Migration[] {

@@ -6,6 +6,7 @@
  * limits hold. Reads take no lock.
  */
 import postgres from "postgres";
+import type { SetType } from "../../secrets/schemas.ts";
 import { notFound } from "../errors.ts";
 import {
   checkSetWrite,
@@ -139,16 +140,7 @@ export class PostgresStorage implements Storage {
 
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
-      const existing = await existingSet(tx, orgId, write.name);
-      const count = existing ? 0 : await countSets(tx, orgId);
-      const region = checkSetWrite(
-        write.name,
-        "secret",
-        write.region,
-        existing,
-        () => count,
-        rules,
-      );
+      const { existing, region } = await placeSet(tx, orgId, write, "secret", rules);
       const existingKeys = new Set(existing ? await keysOf(tx, orgId, write.name) : []);
       const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
       const set = { type: "secret", region, host: null, credentials: null };
@@ -174,16 +166,7 @@ export class PostgresStorage implements Storage {
     rules: WriteRules,
   ): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
-      const existing = await existingSet(tx, orgId, write.name);
-      const count = existing ? 0 : await countSets(tx, orgId);
-      const region = checkSetWrite(
-        write.name,
-        "imagePullSecret",
-        write.region,
-        existing,
-        () => count,
-        rules,
-      );
+      const { existing, region } = await placeSet(tx, orgId, write, "imagePullSecret", rules);
       const set = {
         type: "imagePullSecret",
         region,
@@ -253,6 +236,22 @@ async function existingSet(sql: Sql, orgId: string, name: string): Promise<Exist
     Existing[]
   >`SELECT type, region FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
   return row;
+}
+
+/** The set as it stands, and the region the write puts it in; throws when the write may not. */
+async function placeSet(
+  tx: Sql,
+  orgId: string,
+  write: { name: string; region: string | undefined },
+  type: SetType,
+  rules: WriteRules,
+): Promise<{ existing: Existing | undefined; region: string }> {
+  const existing = await existingSet(tx, orgId, write.name);
+  const count = existing ? 0 : await countSets(tx, orgId);
+  return {
+    existing,
+    region: checkSetWrite(write.name, type, write.region, existing, () => count, rules),
+  };
 }
 
 async function countSets(sql: Sql, orgId: string): Promise<number> {

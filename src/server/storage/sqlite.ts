@@ -7,6 +7,7 @@
  * writes share a commit (see `write`), which keeps that affordable.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { SetType } from "../../secrets/schemas.ts";
 import { notFound } from "../errors.ts";
 import {
   checkSetWrite,
@@ -243,6 +244,25 @@ export class SqliteStorage implements Storage {
       .get(orgId, name) as Existing | undefined;
   }
 
+  /** The set as it stands, and the region the write puts it in; throws when the write may not. */
+  private placeSet(
+    orgId: string,
+    write: { name: string; region: string | undefined },
+    type: SetType,
+    rules: WriteRules,
+  ): { existing: Existing | undefined; region: string } {
+    const existing = this.existing(orgId, write.name);
+    const region = checkSetWrite(
+      write.name,
+      type,
+      write.region,
+      existing,
+      () => this.countSets(orgId),
+      rules,
+    );
+    return { existing, region };
+  }
+
   private countSets(orgId: string): number {
     return Number(
       (this.sql("SELECT count(*) AS n FROM secret_sets WHERE org_id = ?").get(orgId) as Row).n,
@@ -273,15 +293,7 @@ export class SqliteStorage implements Storage {
 
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.write(orgId, () => {
-      const existing = this.existing(orgId, write.name);
-      const region = checkSetWrite(
-        write.name,
-        "secret",
-        write.region,
-        existing,
-        () => this.countSets(orgId),
-        rules,
-      );
+      const { existing, region } = this.placeSet(orgId, write, "secret", rules);
       const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
       const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
       const set = { type: "secret", region, host: null, credentials: null };
@@ -311,15 +323,7 @@ export class SqliteStorage implements Storage {
     rules: WriteRules,
   ): Promise<WriteOutcome> {
     return this.write(orgId, () => {
-      const existing = this.existing(orgId, write.name);
-      const region = checkSetWrite(
-        write.name,
-        "imagePullSecret",
-        write.region,
-        existing,
-        () => this.countSets(orgId),
-        rules,
-      );
+      const { existing, region } = this.placeSet(orgId, write, "imagePullSecret", rules);
       const set = {
         type: "imagePullSecret",
         region,
