@@ -455,3 +455,52 @@ backendTest(
     });
   },
 );
+
+backendTest(
+  "a write that fails among concurrent ones leaves no trace and takes none down",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      await storage.putImagePullSecret(orgId, {
+        name: "reg",
+        region: undefined,
+        host: "r.io",
+        credentials: bytes("c"),
+      }, rules());
+      const before = await storage.setsVersion(orgId);
+      const results = await Promise.allSettled([
+        storage.putSecrets(orgId, {
+          name: "a",
+          region: undefined,
+          values: [["A", bytes("1")]],
+          replace: false,
+        }, rules()),
+        storage.putSecrets(orgId, {
+          name: "reg",
+          region: undefined,
+          values: [["X", bytes("1")]],
+          replace: false,
+        }, rules()),
+        storage.deleteKey(orgId, "a", "MISSING", Date.now()),
+        storage.putSecrets(orgId, {
+          name: "b",
+          region: undefined,
+          values: [["B", bytes("1")]],
+          replace: false,
+        }, rules()),
+      ]);
+      assert.deepEqual(results.map((result) => result.status), [
+        "fulfilled",
+        "rejected",
+        "rejected",
+        "fulfilled",
+      ]);
+      assert.deepEqual((await storage.listSets(orgId)).map((set) => set.name), ["a", "b", "reg"]);
+      assert.deepEqual((await storage.getSet(orgId, "reg"))?.keys, []);
+      assert.equal(
+        await storage.setsVersion(orgId),
+        before + 2,
+        "only the two writes that succeeded count",
+      );
+    });
+  },
+);
