@@ -460,3 +460,18 @@ backendTest(
     ]);
   },
 );
+
+Deno.test("a port in use is exit 1, and the empty database keeps its bootstrap for the next start", async () => {
+  await using taken = await sqlite.database();
+  await using server = await spawnServer(taken.spec);
+  const { port } = new URL(server.baseUrl);
+  await using fresh = await sqlite.database();
+  const clash = await voicebot(["cloud", "serve", "--port", port, "--database", fresh.spec], {
+    env: { VOICEBOT_MASTER_KEY: MASTER_KEY },
+  });
+  assert.equal(clash.code, 1);
+  assert.match(clash.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+  assert.equal(clash.stdout, "", "no key is shown for a server that did not start");
+  await using retry = await spawnServer(fresh.spec);
+  assert.ok(retry.bootstrapKey, "the bootstrap happens on the first start that listens");
+});

@@ -2,8 +2,9 @@
  * The secrets API as a fetch handler: `createApp(storage, options).fetch` is served by
  * `Deno.serve`, and tests call `.request()` on it in process.
  *
- * Order of checks on a request: route (404, 405), API key (401), rate limit (429), body
- * (415, 413, 400), parameters and body shape (400), then the operation (404, 409, 400, 413).
+ * Order of checks on a request: under /v1 (but for the OpenAPI document) the API key (401) and
+ * its rate limit (429); then the route (404, 405); for PUT the body (415, 413, 400); the name
+ * and body shape (400); then the operation (404, 409, 400, 413).
  */
 import { type Context, Hono, type TypedResponse } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -195,7 +196,6 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     name: string,
     body: PutSecretsRequest,
   ): Promise<WriteOutcome> {
-    // Entries of the parsed JSON: zod's output object is built by assignment.
     const entries = Object.entries(body.secrets);
     const oversized = entries.filter(([, value]) => utf8Length(value) > limits.maxValueBytes);
     if (oversized.length) {

@@ -1,6 +1,6 @@
 /**
- * Starting and stopping the server: the database, the master key, the bootstrap, the
- * provisioner and the socket, in that order; shutdown undoes them in reverse, after in-flight
+ * Starting and stopping the server: the database, the master key, the socket, the bootstrap
+ * and the provisioner, in that order; shutdown undoes them in reverse, after in-flight
  * requests have finished.
  */
 import { dirname } from "pathe";
@@ -53,9 +53,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const storage = await openStorage(options.database);
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   try {
     const vault = await unlock(storage, options.database, envKey);
-    const bootstrap = await bootstrapIfEmpty(storage);
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
     const app = createApp(storage, {
       vault,
@@ -66,12 +66,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onWrite: () => provisioner.notify(),
     });
     const inFlight = new InFlight();
-    const server = listen(options, (request) => inFlight.track(app.fetch(request)));
+    const listening = listen(options, (request) => inFlight.track(app.fetch(request)));
+    server = listening;
+    // After listen: a key made for a server that could not start would never be shown.
+    const bootstrap = await bootstrapIfEmpty(storage);
     provisioner.start();
-    const host = server.addr.hostname.includes(":")
-      ? `[${server.addr.hostname}]`
-      : server.addr.hostname;
-    const baseUrl = `http://${host}:${server.addr.port}/v1`;
+    const { hostname, port } = listening.addr;
+    const baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/v1`;
     logger({
       level: "info",
       msg: "listening",
@@ -85,7 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         logger({ level: "info", msg: "shutting down" });
         // Deno's shutdown cuts request bodies still arriving, so requests finish first.
         await inFlight.settled(DRAIN_TIMEOUT_MS);
-        await server.shutdown();
+        await listening.shutdown();
         await provisioner.stop();
         await storage.close();
         logger({ level: "info", msg: "stopped" });
@@ -93,6 +94,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       })();
     return { baseUrl, bootstrap, shutdown };
   } catch (error) {
+    await server?.shutdown();
     await storage.close();
     throw error;
   }
