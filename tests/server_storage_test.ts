@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../src/server/errors.ts";
 import { openStorage } from "../src/server/serve.ts";
-import type { Storage, WriteRules } from "../src/server/storage/types.ts";
+import type {
+  ImagePullSecretWrite,
+  SecretsWrite,
+  Storage,
+  WriteRules,
+} from "../src/server/storage/types.ts";
 import { addKey, backendTest } from "./helpers_server.ts";
 
 const rules = (overrides: Partial<WriteRules> = {}): WriteRules => ({
@@ -14,6 +19,26 @@ const rules = (overrides: Partial<WriteRules> = {}): WriteRules => ({
 });
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A key/value write; storage takes the values as opaque sealed bytes. */
+const secretsWrite = (
+  name: string,
+  values: [string, Uint8Array][],
+  options: { region?: string; replace?: boolean } = {},
+): SecretsWrite => ({ name, region: options.region, values, replace: options.replace ?? false });
+
+/** An image pull secret write. */
+const registry = (
+  name: string,
+  host: string,
+  credentials: string,
+  region?: string,
+): ImagePullSecretWrite => ({
+  name,
+  region,
+  host,
+  credentials: bytes(credentials),
+});
 
 /** A fresh database of the backend with one organization; returns its id. */
 async function withStorage(
@@ -94,12 +119,7 @@ backendTest(
     await withStorage(backend, async (storage, orgId) => {
       const created = await storage.putSecrets(
         orgId,
-        {
-          name: "app",
-          region: undefined,
-          values: [["b", bytes("1")], ["A", bytes("2")]],
-          replace: false,
-        },
+        secretsWrite("app", [["b", bytes("1")], ["A", bytes("2")]]),
         rules(),
       );
       assert.deepEqual(created, {
@@ -110,12 +130,7 @@ backendTest(
       });
       const merged = await storage.putSecrets(
         orgId,
-        {
-          name: "app",
-          region: "us-west",
-          values: [["b", bytes("3")], ["C", bytes("4")]],
-          replace: false,
-        },
+        secretsWrite("app", [["b", bytes("3")], ["C", bytes("4")]], { region: "us-west" }),
         rules(),
       );
       assert.deepEqual([merged.setCreated, merged.created, merged.updated], [false, ["C"], ["b"]]);
@@ -123,12 +138,7 @@ backendTest(
 
       const replaced = await storage.putSecrets(
         orgId,
-        {
-          name: "app",
-          region: undefined,
-          values: [["C", bytes("5")], ["D", bytes("6")]],
-          replace: true,
-        },
+        secretsWrite("app", [["C", bytes("5")], ["D", bytes("6")]], { replace: true }),
         rules(),
       );
       assert.deepEqual([replaced.created, replaced.updated], [["D"], ["C"]]);
@@ -139,55 +149,37 @@ backendTest(
 
 backendTest("a name keeps its type and region", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
-    await storage.putSecrets(orgId, {
-      name: "app",
-      region: "eu-central",
-      values: [["A", bytes("1")]],
-      replace: false,
-    }, rules());
-    await storage.putImagePullSecret(orgId, {
-      name: "reg",
-      region: undefined,
-      host: "r.io",
-      credentials: bytes("c"),
-    }, rules());
+    await storage.putSecrets(
+      orgId,
+      secretsWrite("app", [["A", bytes("1")]], { region: "eu-central" }),
+      rules(),
+    );
+    await storage.putImagePullSecret(orgId, registry("reg", "r.io", "c"), rules());
     await rejectsWith(
-      storage.putImagePullSecret(orgId, {
-        name: "app",
-        region: undefined,
-        host: "r.io",
-        credentials: bytes("c"),
-      }, rules()),
+      storage.putImagePullSecret(orgId, registry("app", "r.io", "c"), rules()),
       409,
       "CONFLICT",
     );
     await rejectsWith(
-      storage.putSecrets(orgId, {
-        name: "reg",
-        region: undefined,
-        values: [["A", bytes("1")]],
-        replace: false,
-      }, rules()),
+      storage.putSecrets(orgId, secretsWrite("reg", [["A", bytes("1")]]), rules()),
       409,
       "CONFLICT",
     );
     await rejectsWith(
-      storage.putSecrets(orgId, {
-        name: "app",
-        region: "us-west",
-        values: [["A", bytes("1")]],
-        replace: false,
-      }, rules()),
+      storage.putSecrets(
+        orgId,
+        secretsWrite("app", [["A", bytes("1")]], { region: "us-west" }),
+        rules(),
+      ),
       409,
       "CONFLICT",
     );
     // No region on an update means the set's own.
-    const updated = await storage.putSecrets(orgId, {
-      name: "app",
-      region: undefined,
-      values: [["B", bytes("1")]],
-      replace: false,
-    }, rules());
+    const updated = await storage.putSecrets(
+      orgId,
+      secretsWrite("app", [["B", bytes("1")]]),
+      rules(),
+    );
     assert.equal(updated.set.region, "eu-central");
   });
 });
@@ -196,18 +188,8 @@ backendTest(
   "an image pull secret is updated in place and shows its host, no keys",
   async (backend) => {
     await withStorage(backend, async (storage, orgId) => {
-      await storage.putImagePullSecret(orgId, {
-        name: "reg",
-        region: undefined,
-        host: "a.io",
-        credentials: bytes("1"),
-      }, rules());
-      const second = await storage.putImagePullSecret(orgId, {
-        name: "reg",
-        region: undefined,
-        host: "b.io",
-        credentials: bytes("2"),
-      }, rules());
+      await storage.putImagePullSecret(orgId, registry("reg", "a.io", "1"), rules());
+      const second = await storage.putImagePullSecret(orgId, registry("reg", "b.io", "2"), rules());
       assert.equal(second.setCreated, false);
       assert.deepEqual(await storage.getSet(orgId, "reg"), {
         name: "reg",
@@ -228,46 +210,21 @@ backendTest("keys per set and sets per organization stop exactly at the limit", 
     const limited = rules({ maxKeysPerSet: 3, maxSetsPerOrganization: 2 });
     const values = (n: number, prefix = "K"): [string, Uint8Array][] =>
       Array.from({ length: n }, (_, i) => [`${prefix}${i}`, bytes("v")]);
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: values(3),
-      replace: false,
-    }, limited);
+    await storage.putSecrets(orgId, secretsWrite("a", values(3)), limited);
     await rejectsWith(
-      storage.putSecrets(orgId, {
-        name: "a",
-        region: undefined,
-        values: values(1, "X"),
-        replace: false,
-      }, limited),
+      storage.putSecrets(orgId, secretsWrite("a", values(1, "X")), limited),
       400,
       "VALIDATION_ERROR",
     );
     // Replacing with as many keys as the limit is fine; updating existing keys adds none.
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: values(3, "Y"),
-      replace: true,
-    }, limited);
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: values(3, "Y"),
-      replace: false,
-    }, limited);
+    await storage.putSecrets(orgId, secretsWrite("a", values(3, "Y"), { replace: true }), limited);
+    await storage.putSecrets(orgId, secretsWrite("a", values(3, "Y")), limited);
 
-    await storage.putImagePullSecret(orgId, {
-      name: "b",
-      region: undefined,
-      host: "r.io",
-      credentials: bytes("c"),
-    }, limited);
+    await storage.putImagePullSecret(orgId, registry("b", "r.io", "c"), limited);
     await rejectsWith(
       storage.putSecrets(
         orgId,
-        { name: "c", region: undefined, values: values(1), replace: false },
+        secretsWrite("c", values(1)),
         limited,
       ),
       400,
@@ -279,12 +236,11 @@ backendTest("keys per set and sets per organization stop exactly at the limit", 
 
 backendTest("deleting a key and a set; 404 for what is not there", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: [["A", bytes("1")], ["B", bytes("2")]],
-      replace: false,
-    }, rules());
+    await storage.putSecrets(
+      orgId,
+      secretsWrite("a", [["A", bytes("1")], ["B", bytes("2")]]),
+      rules(),
+    );
     assert.deepEqual(await storage.deleteKey(orgId, "a", "A", Date.now()), {
       name: "a",
       type: "secret",
@@ -298,32 +254,17 @@ backendTest("deleting a key and a set; 404 for what is not there", async (backen
     assert.equal(await storage.deleteSet(orgId, "a"), false);
     assert.equal(await storage.getSet(orgId, "a"), undefined);
     // The name is free again, for either type.
-    await storage.putImagePullSecret(orgId, {
-      name: "a",
-      region: undefined,
-      host: "r.io",
-      credentials: bytes("c"),
-    }, rules());
+    await storage.putImagePullSecret(orgId, registry("a", "r.io", "c"), rules());
   });
 });
 
 backendTest("provisioning results apply only to the generation that was read", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
     const now = Date.now();
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: [["A", bytes("1")]],
-      replace: false,
-    }, rules({ now }));
+    await storage.putSecrets(orgId, secretsWrite("a", [["A", bytes("1")]]), rules({ now }));
     assert.deepEqual(await storage.pendingSets(now - 1, 10), [], "not due yet");
     const [stale] = await storage.pendingSets(now, 10);
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: [["B", bytes("1")]],
-      replace: false,
-    }, rules({ now }));
+    await storage.putSecrets(orgId, secretsWrite("a", [["B", bytes("1")]]), rules({ now }));
     assert.equal(
       await storage.finishProvisioning([{
         set: stale,
@@ -345,12 +286,7 @@ backendTest("provisioning results apply only to the generation that was read", a
       { name: "a", type: "secret", region: "us-west", status: "failed", errorMessage: "Broken." },
     ]);
     // A later write clears the failure.
-    await storage.putSecrets(orgId, {
-      name: "a",
-      region: undefined,
-      values: [["A", bytes("2")]],
-      replace: false,
-    }, rules());
+    await storage.putSecrets(orgId, secretsWrite("a", [["A", bytes("2")]]), rules());
     assert.deepEqual(await storage.listSets(orgId), [{
       name: "a",
       type: "secret",
@@ -364,18 +300,12 @@ backendTest("organizations never see each other's sets", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
     const otherKey = await addKey(storage, "globex");
     const otherOrg = (await storage.findApiKey(otherKey.split("_")[2]))!.orgId;
-    await storage.putSecrets(orgId, {
-      name: "same",
-      region: undefined,
-      values: [["A", bytes("1")]],
-      replace: false,
-    }, rules());
-    await storage.putSecrets(otherOrg, {
-      name: "same",
-      region: "us-east",
-      values: [["Z", bytes("1")]],
-      replace: false,
-    }, rules());
+    await storage.putSecrets(orgId, secretsWrite("same", [["A", bytes("1")]]), rules());
+    await storage.putSecrets(
+      otherOrg,
+      secretsWrite("same", [["Z", bytes("1")]], { region: "us-east" }),
+      rules(),
+    );
     assert.deepEqual((await storage.getSet(orgId, "same"))?.keys, ["A"]);
     assert.deepEqual((await storage.getSet(otherOrg, "same"))?.keys, ["Z"]);
     await rejectsWith(storage.deleteKey(otherOrg, "same", "A", Date.now()), 404, "NOT_FOUND");
@@ -387,12 +317,7 @@ backendTest("organizations never see each other's sets", async (backend) => {
 backendTest("sets list sorted by byte order on every backend", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
     for (const name of ["b", "B", "a-1", "a", "A9", "10"]) {
-      await storage.putSecrets(orgId, {
-        name,
-        region: undefined,
-        values: [["K", bytes("1")]],
-        replace: false,
-      }, rules());
+      await storage.putSecrets(orgId, secretsWrite(name, [["K", bytes("1")]]), rules());
     }
     assert.deepEqual((await storage.listSets(orgId)).map((set) => set.name), [
       "10",
@@ -412,12 +337,7 @@ backendTest("concurrent merges into one set lose no key", async (backend) => {
       Array.from({ length: writers }, (_, i) =>
         storage.putSecrets(
           orgId,
-          {
-            name: "shared",
-            region: undefined,
-            values: [[`K${i}`, bytes(String(i))]],
-            replace: false,
-          },
+          secretsWrite("shared", [[`K${i}`, bytes(String(i))]]),
           rules(),
         )),
     );
@@ -434,12 +354,7 @@ backendTest(
         await action().catch(() => {});
         versions.push(await storage.setsVersion(orgId));
       };
-      const write = {
-        name: "a",
-        region: undefined,
-        values: [["A", bytes("1")]] as [string, Uint8Array][],
-        replace: false,
-      };
+      const write = secretsWrite("a", [["A", bytes("1")]]);
       await step(() => storage.putSecrets(orgId, write, rules()));
       await step(() => storage.listSets(orgId));
       await step(async () => {
@@ -460,33 +375,13 @@ backendTest(
   "a write that fails among concurrent ones leaves no trace and takes none down",
   async (backend) => {
     await withStorage(backend, async (storage, orgId) => {
-      await storage.putImagePullSecret(orgId, {
-        name: "reg",
-        region: undefined,
-        host: "r.io",
-        credentials: bytes("c"),
-      }, rules());
+      await storage.putImagePullSecret(orgId, registry("reg", "r.io", "c"), rules());
       const before = await storage.setsVersion(orgId);
       const results = await Promise.allSettled([
-        storage.putSecrets(orgId, {
-          name: "a",
-          region: undefined,
-          values: [["A", bytes("1")]],
-          replace: false,
-        }, rules()),
-        storage.putSecrets(orgId, {
-          name: "reg",
-          region: undefined,
-          values: [["X", bytes("1")]],
-          replace: false,
-        }, rules()),
+        storage.putSecrets(orgId, secretsWrite("a", [["A", bytes("1")]]), rules()),
+        storage.putSecrets(orgId, secretsWrite("reg", [["X", bytes("1")]]), rules()),
         storage.deleteKey(orgId, "a", "MISSING", Date.now()),
-        storage.putSecrets(orgId, {
-          name: "b",
-          region: undefined,
-          values: [["B", bytes("1")]],
-          replace: false,
-        }, rules()),
+        storage.putSecrets(orgId, secretsWrite("b", [["B", bytes("1")]]), rules()),
       ]);
       assert.deepEqual(results.map((result) => result.status), [
         "fulfilled",
