@@ -11,6 +11,7 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
+  { name: "cli", run: async () => (await import("./bench_cli.ts")).benchCli() },
   { name: "server", run: async () => (await import("./bench_server.ts")).benchServer() },
 ];
 
