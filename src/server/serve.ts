@@ -83,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     let stopping: Promise<void> | undefined;
     const shutdown = () =>
       stopping ??= (async () => {
-        logger({ level: "info", msg: "shutting down" });
+        logger({ level: "info", msg: "shutting down", inFlight: inFlight.size });
         // Deno's shutdown cuts request bodies still arriving, so requests finish first.
         await inFlight.settled(DRAIN_TIMEOUT_MS);
         await listening.shutdown();
@@ -104,6 +104,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 class InFlight {
   private count = 0;
   private onIdle: (() => void) | undefined;
+
+  get size(): number {
+    return this.count;
+  }
 
   async track(response: Response | Promise<Response>): Promise<Response> {
     this.count++;
