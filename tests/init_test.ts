@@ -523,6 +523,18 @@ Deno.test("a guide stamped by an older version is kept, with how to refresh it",
   assert.match(run.stderr, /run: voicebot init old --overwrite-guide/);
 });
 
+Deno.test("after the quickstart, the refresh hint names the directory written to", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "voicebot-quickstart"));
+  await Deno.writeTextFile(
+    join(dir.path, "voicebot-quickstart/ASSISTANT.md"),
+    "<!-- voicebot-guide 0.0.1 -->\n@AGENTS.md\n",
+  );
+  const run = await voicebot(["init", "quickstart"], { cwd: dir.path });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /run: voicebot init voicebot-quickstart --overwrite-guide/);
+});
+
 Deno.test("scaffolding keeps existing guides, and writes no GETTING_STARTED.md", async () => {
   await using dir = await tempDir();
   assert.equal((await voicebot(["init", "bot"], { cwd: dir.path })).code, 0);

@@ -120,11 +120,11 @@ export default define({
       dryRun: values["dry-run"] ?? false,
       overwriteGuide: values["overwrite-guide"] ?? false,
     });
-    report(result, values.dir);
+    report(result);
   },
 });
 
-function report(result: InitResult, dir: string | undefined) {
+function report(result: InitResult) {
   const where = relative(Deno.cwd(), result.root) || ".";
   if (result.ignored.length > 0) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
@@ -137,7 +137,8 @@ function report(result: InitResult, dir: string | undefined) {
     printSuccess(`Wrote ${result.written.length} files in ${where}:`);
     for (const file of result.written) printNote(`  ${file}`);
   }
-  reportKeptGuides(result.kept, dir ?? ".");
+  // The directory as written, not as typed: `init quickstart` wrote into ./voicebot-quickstart.
+  reportKeptGuides(result.kept, where);
   if (result.kind === "written") printNextSteps(result, where);
 }
 
