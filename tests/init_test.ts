@@ -578,6 +578,16 @@ Deno.test("a conflict lists the files, exits non-zero and leaves the directory b
   assert.match(run.stderr, /2 files already exist in .*bot; nothing was written/);
   assert.deepEqual(problemLines(run.stderr), ["  - README.md", "  - server/bot.py"]);
   assert.deepEqual(await snapshot(root), before);
+
+  const dryRun = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE, "--dry-run"], {
+    cwd: dir.path,
+  });
+  assert.equal(dryRun.code, 0, dryRun.stderr);
+  assert.match(
+    dryRun.stderr,
+    /2 of them already exist, so a real run would stop and write nothing: README\.md, server\/bot\.py/,
+  );
+  assert.deepEqual(await snapshot(root), before);
 });
 
 Deno.test("without a directory or scaffold options, and no terminal, init fails with a hint instead of prompting", async () => {

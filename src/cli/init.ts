@@ -133,6 +133,13 @@ function report(result: InitResult) {
     printJson(result.config);
     printNote(`Would write ${result.files.length} files in ${where}:`);
     for (const file of result.files) printNote(`  ${file}`);
+    if (result.conflicts.length > 0) {
+      printWarning(
+        `${result.conflicts.length} of them already exist, so a real run would stop and write nothing: ${
+          result.conflicts.join(", ")
+        }`,
+      );
+    }
   } else {
     printSuccess(`Wrote ${result.written.length} files in ${where}:`);
     for (const file of result.written) printNote(`  ${file}`);

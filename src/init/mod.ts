@@ -49,6 +49,8 @@ export type InitResult =
     readonly files: readonly string[];
     readonly kept: readonly KeptGuide[];
     readonly ignored: readonly string[];
+    /** Files in the way: a real run would stop on them. */
+    readonly conflicts: readonly string[];
   }
   | {
     readonly kind: "written";
@@ -77,7 +79,16 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const guides = await sortGuides(root, plan.guides, request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
   if (request.dryRun) {
-    return { kind: "dry-run", root, config, files: paths(files), kept: guides.kept, ignored };
+    const conflicts = await findConflicts(root, plan.files);
+    return {
+      kind: "dry-run",
+      root,
+      config,
+      files: paths(files),
+      kept: guides.kept,
+      ignored,
+      conflicts,
+    };
   }
   await refuseConflicts(root, plan.files);
   await writeAll(root, files);
