@@ -511,7 +511,7 @@ Deno.test("the coding-agent path writes the three guides; a re-run keeps them", 
   );
 });
 
-Deno.test("a guide stamped by an older version is kept, with how to refresh it", async () => {
+Deno.test("a guide stamped by another version, older or newer, is kept, with how to refresh it", async () => {
   await using dir = await tempDir();
   await Deno.mkdir(join(dir.path, "old"));
   const old = "<!-- voicebot-guide 0.0.1 -->\n# old guide\n";
@@ -521,6 +521,12 @@ Deno.test("a guide stamped by an older version is kept, with how to refresh it",
   assert.equal(await Deno.readTextFile(join(dir.path, "old/AGENTS.md")), old);
   assert.match(run.stderr, /AGENTS\.md came from an older voicebot; this is \d+\.\d+\.\d+/);
   assert.match(run.stderr, /run: voicebot init old --overwrite-guide/);
+
+  await Deno.writeTextFile(join(dir.path, "old/AGENTS.md"), "<!-- voicebot-guide 99.0.0 -->\n");
+  const newer = await voicebot(["init", "old"], { cwd: dir.path });
+  assert.equal(newer.code, 0, newer.stderr);
+  assert.match(newer.stderr, /AGENTS\.md came from a newer voicebot; this is \d+\.\d+\.\d+/);
+  assert.doesNotMatch(newer.stderr, /older/);
 });
 
 Deno.test("after the quickstart, the refresh hint names the directory written to", async () => {

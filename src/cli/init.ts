@@ -156,12 +156,15 @@ function reportKeptGuides(kept: readonly KeptGuide[], dir: string) {
       : "not written by voicebot";
     printNote(`Kept ${guide.path} (${by}).`);
   }
-  const stale = kept.filter((guide) => guide.stale);
-  if (stale.length > 0) {
+  for (const age of ["older", "newer"] as const) {
+    const other = kept.filter((guide) => guide.age === age);
+    if (other.length === 0) continue;
     printWarning(
-      `${stale.map((g) => g.path).join(", ")} came from an older voicebot; this is ${VERSION}. ` +
-        `To replace ${stale.length === 1 ? "it" : "them"} with the current template, run: ` +
-        `voicebot init ${dir} --overwrite-guide`,
+      `${other.map((g) => g.path).join(", ")} came from ${
+        age === "older" ? "an older" : "a newer"
+      } ` +
+        `voicebot; this is ${VERSION}. To replace ${other.length === 1 ? "it" : "them"} with ` +
+        `this version's template, run: voicebot init ${dir} --overwrite-guide`,
     );
   }
 }

@@ -24,8 +24,8 @@ export interface KeptGuide {
   readonly path: string;
   /** The version in its stamp, or null when it has none (written by hand). */
   readonly writtenBy: string | null;
-  /** Written by an older voicebot: the current template is newer. */
-  readonly stale: boolean;
+  /** Stamped by another version of voicebot: older (a newer template exists) or newer. */
+  readonly age: "older" | "newer" | null;
 }
 
 /**
@@ -49,11 +49,13 @@ export async function sortGuides(
     kept.push({
       path: guide.path,
       writtenBy,
-      stale: writtenBy !== null && compareVersions(writtenBy, VERSION) < 0,
+      age: writtenBy === null ? null : AGE[compareVersions(writtenBy, VERSION) + 1],
     });
   }
   return { write, kept };
 }
+
+const AGE = ["older", null, "newer"] as const;
 
 async function readIfExists(path: string): Promise<string | null> {
   try {
