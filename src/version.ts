@@ -1,5 +1,4 @@
-// The one version source: deno.json's `version` feeds --version, guide stamps and the User-Agent.
+// The one version source: deno.json's `version` feeds --version and the guide stamps.
 import meta from "../deno.json" with { type: "json" };
 
 export const VERSION: string = meta.version;
-export const USER_AGENT = `voicebot/${VERSION}`;

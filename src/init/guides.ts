@@ -7,16 +7,10 @@ import { join } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import type { PlannedFile } from "./writer.ts";
 
-export const GUIDE_FILES = ["AGENTS.md", "ASSISTANT.md", "GETTING_STARTED.md"] as const;
-
 const STAMP = /<!-- voicebot-guide (\S+) -->/;
 
 export function stamp(version = VERSION): string {
   return `<!-- voicebot-guide ${version} -->`;
-}
-
-export function isGuide(path: string): boolean {
-  return (GUIDE_FILES as readonly string[]).includes(path);
 }
 
 /** A guide that exists and is kept, and why it matters. */

@@ -171,8 +171,6 @@ export function projectView(config: ScaffoldConfig) {
   };
 }
 
-export type ProjectView = ReturnType<typeof projectView>;
-
 // ---------------------------------------------------------------------------------------------
 // bot.py's imports, derived from the names the rendered code uses
 
