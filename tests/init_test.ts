@@ -596,6 +596,20 @@ Deno.test("a conflict lists the files, exits non-zero and leaves the directory b
   assert.deepEqual(await snapshot(root), before);
 });
 
+Deno.test("a target that is a file is refused, by a dry run as by a real run", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "bot"), "not a directory\n");
+  for (const extra of [[], ["--dry-run"]]) {
+    const run = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE, ...extra], {
+      cwd: dir.path,
+    });
+    assert.equal(run.code, 5, run.stderr);
+    assert.match(run.stderr, /bot is a file, not a directory; nothing was written/);
+    assert.equal(run.stdout, "");
+  }
+  assert.equal(await Deno.readTextFile(join(dir.path, "bot")), "not a directory\n");
+});
+
 Deno.test("without a directory or scaffold options, and no terminal, init fails with a hint instead of prompting", async () => {
   await using dir = await tempDir();
   const run = await voicebot(["init"], { cwd: dir.path });

@@ -75,6 +75,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       ignored: ignoredByQuickstart(request),
     }
     : { config: await configFromRequest(request, basename(root)), ignored: [] };
+  await refuseFileAsRoot(root);
   const plan = planProject(config);
   const guides = await sortGuides(root, plan.guides, request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
@@ -109,7 +110,7 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     });
   }
   const root = resolve(request.cwd, request.dir);
-  await refuseConflicts(root, []);
+  await refuseFileAsRoot(root);
   const guides = await sortGuides(root, planGuides(basename(root)), request.overwriteGuide);
   await writeAll(root, guides.write);
   return {
@@ -181,11 +182,15 @@ function ignoredByQuickstart(request: InitRequest): string[] {
   return request.configPath === undefined ? flags : [...flags, "--config"];
 }
 
-async function refuseConflicts(root: string, files: readonly PlannedFile[]) {
+/** A target that is a file can take no project: dry runs and real runs alike refuse it. */
+async function refuseFileAsRoot(root: string) {
   const info = await Deno.stat(root).catch(() => null);
   if (info && !info.isDirectory) {
     throw new ConflictError(`${root} is a file, not a directory; nothing was written.`);
   }
+}
+
+async function refuseConflicts(root: string, files: readonly PlannedFile[]) {
   const conflicts = await findConflicts(root, files);
   if (conflicts.length > 0) {
     throw new ConflictError(
