@@ -14,7 +14,8 @@ interface Row {
   p90: number;
 }
 
-async function time(args: string[], cwd: string): Promise<number[]> {
+/** Runs `deno <args>` RUNS times; `after` (not timed) cleans up between runs. */
+async function time(args: string[], cwd: string, after?: () => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
@@ -28,6 +29,7 @@ async function time(args: string[], cwd: string): Promise<number[]> {
     }).output();
     samples.push(performance.now() - start);
     if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}`);
+    await after?.();
   }
   return samples.sort((a, b) => a - b);
 }
@@ -45,8 +47,8 @@ export async function benchCli(): Promise<void> {
     if (await Deno.stat(bundle).then(() => true, () => false)) entries.push(["bundle", bundle]);
 
     const rows: Row[] = [];
-    const measure = async (name: string, args: string[]) => {
-      const samples = await time(["run", "-A", "--quiet", ...args], work);
+    const measure = async (name: string, args: string[], after?: () => Promise<void>) => {
+      const samples = await time(["run", "-A", "--quiet", ...args], work, after);
       rows.push({ name, median: percentile(samples, 0.5), p90: percentile(samples, 0.9) });
     };
     await measure("floor: deno run empty.ts", [empty]);
@@ -60,45 +62,14 @@ export async function benchCli(): Promise<void> {
         "quickstart",
         "--dry-run",
       ]);
-      // A full scaffold, written and removed each run: `init` into a fresh directory.
-      const samples: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const dir = join(work, `q${i}`);
-        const start = performance.now();
-        const { code } = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "-A",
-            "--quiet",
-            entry,
-            "init",
-            dir,
-            "-t",
-            "lightweb",
-            "-m",
-            "cascade",
-            "--stt",
-            "deepgram_stt",
-            "--llm",
-            "openai_llm",
-            "--tts",
-            "cartesia_tts",
-          ],
-          cwd: work,
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).output();
-        samples.push(performance.now() - start);
-        if (code !== 0) throw new Error(`init exited ${code}`);
-        await Deno.remove(dir, { recursive: true });
-      }
-      samples.sort((a, b) => a - b);
-      rows.push({
-        name: `${kind}: init (scaffold, 9 files)`,
-        median: percentile(samples, 0.5),
-        p90: percentile(samples, 0.9),
-      });
+      // A full scaffold into a fresh directory, removed after each run.
+      const scaffold = join(work, "scaffold");
+      const cascade = ["-m", "cascade", "--stt", "deepgram_stt", "--llm", "openai_llm"];
+      await measure(
+        `${kind}: init (scaffold, 9 files)`,
+        [entry, "init", scaffold, "-t", "lightweb", ...cascade, "--tts", "cartesia_tts"],
+        () => Deno.remove(scaffold, { recursive: true }),
+      );
     }
 
     const floor = rows[0].median;
