@@ -5,7 +5,7 @@ import type { InitResult } from "../init/mod.ts";
 import type { KeptGuide } from "../init/guides.ts";
 import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
 const text = (description: string, short?: string) =>

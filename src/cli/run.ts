@@ -3,7 +3,7 @@
  */
 import { cli, define } from "gunshi";
 import { VERSION } from "../version.ts";
-import { ExitCode, VoicebotError } from "./errors.ts";
+import { ExitCode, VoicebotError } from "../errors.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";

@@ -3,7 +3,7 @@
  * validate the configuration, plan the files, refuse on conflicts, then write all or nothing.
  */
 import { basename, resolve } from "../paths.ts";
-import { ConflictError, UsageError } from "../cli/errors.ts";
+import { ConflictError, UsageError } from "../errors.ts";
 import {
   type ConfigKey,
   FIELDS,

@@ -4,7 +4,7 @@
  * requests have finished.
  */
 import { dirname } from "pathe";
-import { UsageError, VoicebotError } from "../cli/errors.ts";
+import { UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";

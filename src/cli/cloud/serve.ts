@@ -6,7 +6,7 @@
  * `Listening on <base URL>` last); stderr carries JSON log lines.
  */
 import { define } from "gunshi";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../errors.ts";
 import { printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";

@@ -1,6 +1,6 @@
 /**
  * The typed errors every command throws, and the exit codes they map to.
- * main.ts is the one place that turns an error into output and an exit status.
+ * src/cli/run.ts is the one place that turns an error into output and an exit status.
  */
 
 export const ExitCode = {
