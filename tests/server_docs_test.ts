@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import serve from "../src/cli/cloud/serve.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
+import { REQUEST_ID_PATTERN } from "../src/server/request.ts";
 
 const docs = await Deno.readTextFile(new URL("../docs/API.md", import.meta.url));
 const rows = docs.split("\n").filter((line) => line.startsWith("|"))
@@ -39,4 +40,8 @@ Deno.test("docs/API.md: every serve flag is documented with its real default", (
     DEFAULT_REGIONS.join(","),
     "the CLI and the app agree on the regions",
   );
+});
+
+Deno.test("docs/API.md: the request-id shape is the enforced one", () => {
+  assert.ok(docs.includes(`\`${REQUEST_ID_PATTERN.source.slice(1, -1)}\``));
 });

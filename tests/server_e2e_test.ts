@@ -251,9 +251,15 @@ Deno.test("access logs: one JSON line per request, with request id, no headers, 
     secrets: { TOKEN: "value-9d1e" },
   });
   const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
-    headers: { authorization: `Bearer ${key}`, "x-request-id": "trace-42" },
+    headers: { authorization: `Bearer ${key}`, "x-request-id": "0af7651916cd43dd" },
   });
   await response.body?.cancel();
+  // A key sent as the request id is replaced, so it never reaches the log.
+  const keyAsId = await fetch(`${server.baseUrl}/regions`, {
+    headers: { authorization: `Bearer ${key}`, "x-request-id": key },
+  });
+  await keyAsId.body?.cancel();
+  assert.notEqual(keyAsId.headers.get("x-request-id"), key);
   await (await fetch(`${server.baseUrl}/nope/${key}`)).body?.cancel();
   await server.stop();
 
@@ -261,9 +267,11 @@ Deno.test("access logs: one JSON line per request, with request id, no headers, 
   assert.deepEqual(requests.map(({ method, path, status }) => [method, path, status]), [
     ["PUT", "/v1/secrets/:name", 201],
     ["GET", "/v1/secrets/:name", 200],
+    ["GET", "/v1/regions", 200],
     ["GET", "/v1/nope/vb_sk_[redacted]", 401],
   ]);
-  assert.equal(requests[1].requestId, "trace-42");
+  assert.equal(requests[1].requestId, "0af7651916cd43dd");
+  assert.match(String(requests[2].requestId), /^[0-9a-f-]{36}$/);
   assert.match(String(requests[0].orgId), /^org_[0-9a-f]{16}$/);
   assert.equal(typeof requests[0].durationMs, "number");
   assert.ok(!server.stderr().includes(key.slice(6)) && !server.stderr().includes("value-9d1e"));

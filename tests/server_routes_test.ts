@@ -346,12 +346,74 @@ backendTest("PUT: non-JSON is 400, another content type 415, never 500", async (
     );
   }
   await expectError(t.json("PUT", "/v1/secrets/a"), 415, "UNSUPPORTED_MEDIA_TYPE");
-  const ok = await t.json("PUT", "/v1/secrets/a", {
-    body: JSON.stringify(secrets({ A: "1" })),
-    headers: { "content-type": "Application/JSON; charset=UTF-8" },
-  });
-  assert.equal(ok.status, 201);
+  // RFC 9110: case-insensitive names, optional whitespace around ";", empty parameters,
+  // quoted values. Each is accepted end to end, not only by the first check.
+  for (
+    const contentType of [
+      "Application/JSON; charset=UTF-8",
+      "application/json ; charset=utf-8",
+      "application/json;",
+      'application/json;charset="utf-8"',
+      "application/json; foo=bar; CHARSET=utf-8",
+      "application/json\t;\tcharset=utf-8 ",
+    ]
+  ) {
+    const ok = await t.json("PUT", "/v1/secrets/a", {
+      body: JSON.stringify(secrets({ A: "1" })),
+      headers: { "content-type": contentType },
+    });
+    assert.ok(ok.status === 200 || ok.status === 201, `${contentType}: ${JSON.stringify(ok.body)}`);
+  }
+  for (
+    const contentType of [
+      "application/json; charset",
+      "application/json x",
+      "application /json",
+      "application/json; charset=utf-8; charset=latin1; =x",
+    ]
+  ) {
+    await expectError(
+      t.json("PUT", "/v1/secrets/a", {
+        body: JSON.stringify(secrets({ A: "1" })),
+        headers: { "content-type": contentType },
+      }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+  }
 });
+
+backendTest(
+  "PUT: a lone surrogate or a registry host with user:password@ is 400, never stored",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const loneSurrogate = '{"type":"secret","secrets":{"GOOD":"x","BAD":"a\\ud800b"}}';
+    const body = await expectError(
+      t.json("PUT", "/v1/secrets/app", { body: loneSurrogate }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(body.details.map((d: { field: string }) => d.field), ["secrets.BAD"]);
+    const credentials = '{"type":"imagePullSecret","host":"r.io","credentials":"\\udc00"}';
+    await expectError(
+      t.json("PUT", "/v1/secrets/reg", { body: credentials }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    for (const host of ["robot:hunter2@registry.io", "robot@registry.io:5000"]) {
+      const refused = await expectError(
+        t.json("PUT", "/v1/secrets/reg", {
+          body: { type: "imagePullSecret", host, credentials: GOOD_CREDENTIALS },
+        }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      assert.deepEqual(refused.details.map((d: { field: string }) => d.field), ["host"]);
+      assert.ok(!JSON.stringify(refused).includes("hunter2"), "never echoed");
+    }
+    assert.deepEqual((await t.json("GET", "/v1/secrets")).body, { sets: [] }, "nothing stored");
+  },
+);
 
 // --- limits, each at its edge ---
 
@@ -579,21 +641,32 @@ backendTest(
 backendTest("/healthz answers without a key; HEAD works where GET does", async (backend) => {
   await using t = await testApp(backend);
   assert.deepEqual((await t.json("GET", "/healthz", { key: null })).body, { status: "ok" });
-  const head = await t.call("HEAD", "/v1/secrets");
-  assert.equal(head.status, 200);
-  assert.equal(await head.text(), "");
+  await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
+  for (const path of ["/v1/secrets", "/v1/secrets/app", "/v1/regions", "/healthz"]) {
+    const get = await t.call("GET", path);
+    const head = await t.call("HEAD", path);
+    assert.equal(head.status, get.status, path);
+    const length = new TextEncoder().encode(await get.text()).length;
+    assert.ok(length > 0, path);
+    assert.equal(head.headers.get("content-length"), String(length), `${path}: HEAD's length`);
+    assert.equal(await head.text(), "", `${path}: HEAD has no body`);
+  }
 });
 
 backendTest("X-Request-Id: a sane incoming id is kept, anything else replaced", async (backend) => {
   await using t = await testApp(backend);
-  const kept = await t.call("GET", "/v1/secrets", {
-    headers: { "x-request-id": "client-abc.123" },
-  });
-  assert.equal(kept.headers.get("x-request-id"), "client-abc.123");
-  const replaced = await t.call("GET", "/nope", {
-    headers: { "x-request-id": "bad id with spaces" },
-  });
-  assert.match(replaced.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/);
+  for (const id of ["0af7651916cd43dd8448eb211c80319c", "123e4567-e89b-12d3-a456-426614174000"]) {
+    const kept = await t.call("GET", "/v1/secrets", { headers: { "x-request-id": id } });
+    assert.equal(kept.headers.get("x-request-id"), id);
+  }
+  // A key, or anything that could hold one, never reaches the logs through the request id.
+  for (
+    const id of ["bad id with spaces", t.key, t.key.slice(24), "client-abc.123", "f".repeat(65)]
+  ) {
+    const replaced = await t.call("GET", "/nope", { headers: { "x-request-id": id } });
+    assert.match(replaced.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/, id.slice(0, 8));
+    assert.notEqual(replaced.headers.get("x-request-id"), id);
+  }
   const ids = new Set(
     await Promise.all(
       [1, 2, 3].map(async () => (await t.call("GET", "/v1/secrets")).headers.get("x-request-id")),

@@ -76,7 +76,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   /** What the wire schema cannot see: the organization's regions, and a key JSON objects drop. */
   const bodyProblems = (body: unknown): ErrorDetail[] => {
-    const { region, secrets } = (body ?? {}) as { region?: unknown; secrets?: unknown };
+    const { region, secrets, host, credentials } = (body ?? {}) as Record<string, unknown>;
     const problems: ErrorDetail[] = [];
     if (typeof region === "string" && !regionCodes.includes(region)) {
       problems.push({ field: "region", message: `must be one of: ${regionCodes.join(", ")}` });
@@ -84,6 +84,28 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     // JSON.parse keeps it as an own key, but zod's output object (like any) would silently lose it.
     if (typeof secrets === "object" && secrets !== null && Object.hasOwn(secrets, "__proto__")) {
       problems.push({ field: "secrets.__proto__", message: "is a reserved name" });
+    }
+    // A lone surrogate would be stored as U+FFFD: what is acknowledged must be what was sent.
+    const strings: [string, unknown][] = [
+      ...(typeof secrets === "object" && secrets !== null
+        ? Object.entries(secrets).map((
+          [key, value],
+        ): [string, unknown] => [`secrets.${key}`, value])
+        : []),
+      ["host", host],
+      ["credentials", credentials],
+    ];
+    for (const [field, value] of strings) {
+      if (typeof value === "string" && !value.isWellFormed()) {
+        problems.push({ field, message: "is not valid Unicode (it holds a lone surrogate)" });
+      }
+    }
+    // `user:password@registry` would put a credential where hosts go: in clear, and in messages.
+    if (typeof host === "string" && host.includes("@")) {
+      problems.push({
+        field: "host",
+        message: "must not hold user information (user:password@); send it in `credentials`",
+      });
     }
     return problems;
   };
@@ -123,6 +145,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     c.set("jsonBody", value);
     // The route's zod validator reads the body from hono's cache instead of the spent stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    // readJsonBody's media-type rule is the only one: the route's own gate, stricter, sees
+    // the accepted type in its plain form.
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("content-type", "application/json");
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers });
     await next();
   };
 
@@ -263,6 +290,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     c.set("requestId", requestId);
     await next();
     c.res.headers.set("X-Request-Id", requestId);
+    // hono answers HEAD with the GET response minus its body; the length must stay the GET's.
+    if (c.req.raw.method === "HEAD") {
+      const length = (await c.res.clone().arrayBuffer()).byteLength;
+      c.res.headers.set("Content-Length", String(length));
+    }
     const route = matchedRoutes(c).findLast((matched) => !matched.path.endsWith("*"))?.path;
     logger({
       level: "info",

@@ -101,7 +101,10 @@ export class Provisioner {
       return {
         status: "failed",
         errorMessage:
-          `Registry host "${set.host}" is not a host name (for example registry.example.com or registry.example.com:5000).`,
+          // A host stored before userinfo was refused may hold a password: never echoed.
+          `Registry host ${
+            set.host?.includes("@") ? "(with user information)" : `"${set.host}"`
+          } is not a host name (for example registry.example.com or registry.example.com:5000).`,
       };
     }
     let credentials: string;

@@ -3,11 +3,59 @@ import type { z } from "zod";
 import type { ErrorDetail } from "../secrets/schemas.ts";
 import { ApiError, tooLarge } from "./errors.ts";
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * A caller's request id reaches our logs, so only a shape that cannot hold a credential is kept:
+ * hex digits and hyphens (a UUID, a W3C trace id). An API key (`vb_sk_...`) or anything
+ * base64-like is replaced by a fresh UUID.
+ */
+export const REQUEST_ID_PATTERN = /^[0-9A-Fa-f-]{1,64}$/;
 
-/** The caller's X-Request-Id when it is sane (it reaches our logs), else a fresh one. */
+/** The caller's X-Request-Id when it has the safe shape, else a fresh one. */
 export function requestIdFor(incoming: string | undefined): string {
   return incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+export interface MediaType {
+  /** `type/subtype`, lower-cased. */
+  essence: string;
+  /** Parameter names lower-cased; values unquoted, as sent. */
+  parameters: Map<string, string>;
+}
+
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})[ \\t]*((?:;.*)?)$`);
+const PARAMETER = new RegExp(`^[ \\t]*(?:(${TOKEN})=(${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))?[ \\t]*`);
+
+/**
+ * A Content-Type per RFC 9110 section 8.3.1: `type/subtype *( OWS ";" OWS [ name=value ] )`,
+ * type, subtype and parameter names case-insensitive, values a token or a quoted string.
+ * Undefined when the header does not parse. The one parser every media-type check uses.
+ */
+export function parseMediaType(header: string | null | undefined): MediaType | undefined {
+  const match = MEDIA_TYPE.exec((header ?? "").trim());
+  if (!match) return undefined;
+  const parameters = new Map<string, string>();
+  let rest = match[3];
+  while (rest.length) {
+    if (rest[0] !== ";") return undefined;
+    const parameter = PARAMETER.exec(rest.slice(1))!;
+    if (parameter[1] !== undefined) {
+      const raw = parameter[2];
+      const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, "$1") : raw;
+      const name = parameter[1].toLowerCase();
+      if (!parameters.has(name)) parameters.set(name, value);
+    }
+    rest = rest.slice(1 + parameter[0].length);
+  }
+  return { essence: `${match[1]}/${match[2]}`.toLowerCase(), parameters };
+}
+
+/** `application/json`, with no charset or a UTF-8 one (any case, quoted or not). */
+export function isJsonUtf8(header: string | null | undefined): boolean {
+  const mediaType = parseMediaType(header);
+  if (mediaType?.essence !== "application/json") return false;
+  const charset = mediaType.parameters.get("charset");
+  return charset === undefined || charset.toLowerCase() === "utf-8";
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -20,12 +68,7 @@ export async function readJsonBody(
   request: Request,
   maxBytes: number,
 ): Promise<{ text: string; value: unknown }> {
-  const contentType = request.headers.get("content-type") ?? "";
-  const [mediaType, ...parameters] = contentType.split(";").map((part) =>
-    part.trim().toLowerCase()
-  );
-  const charset = parameters.find((parameter) => parameter.startsWith("charset="));
-  if (mediaType !== "application/json" || (charset && !/^charset="?utf-8"?$/.test(charset))) {
+  if (!isJsonUtf8(request.headers.get("content-type"))) {
     throw new ApiError(
       415,
       "UNSUPPORTED_MEDIA_TYPE",
