@@ -183,11 +183,16 @@ export interface SpawnedServer extends AsyncDisposable {
  */
 export async function spawnServer(
   database: string,
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; umask?: string } = {},
 ): Promise<SpawnedServer> {
   const home = await tempDir();
-  const child = new Deno.Command(Deno.execPath(), {
+  // With a umask, through sh, which sets it and then becomes deno.
+  const [command, ...prefix] = options.umask === undefined
+    ? [Deno.execPath()]
+    : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, Deno.execPath()];
+  const child = new Deno.Command(command, {
     args: [
+      ...prefix,
       "run",
       "-A",
       "--quiet",

@@ -242,6 +242,30 @@ Deno.test("the SQLite file holds no plaintext value, credential or API key", asy
   assert.equal((await Deno.stat(database)).mode! & 0o777, 0o600);
 });
 
+Deno.test("under umask 022, every file of a new SQLite database is private from the start", async () => {
+  await using dir = await tempDir();
+  const database = join(dir.path, "new-dir", "secrets.db");
+  const server = await spawnServer(database, {
+    umask: "022",
+    env: { VOICEBOT_MASTER_KEY: "" },
+  });
+  // The first write lives in the WAL until a checkpoint: its file must be private too.
+  await api(server.baseUrl, server.bootstrapKey!, "PUT", "/secrets/app", {
+    type: "secret",
+    secrets: { A: "1" },
+  });
+  const mode = async (path: string) => ((await Deno.stat(path)).mode! & 0o777).toString(8);
+  const modes = {
+    dir: await mode(join(dir.path, "new-dir")),
+    db: await mode(database),
+    wal: await mode(`${database}-wal`),
+    shm: await mode(`${database}-shm`),
+    key: await mode(`${database}.key`),
+  };
+  await server.stop();
+  assert.deepEqual(modes, { dir: "700", db: "600", wal: "600", shm: "600", key: "600" });
+});
+
 Deno.test("access logs: one JSON line per request, with request id, no headers, bodies or keys", async () => {
   await using database = await sqlite.database();
   const server = await spawnServer(database.spec);

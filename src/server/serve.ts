@@ -191,13 +191,9 @@ export async function openStorage(database: string): Promise<Storage> {
       const { PostgresStorage } = await import("./storage/postgres.ts");
       return await PostgresStorage.open(database);
     }
-    await Deno.mkdir(dirname(database), { recursive: true });
     const { SqliteStorage } = await import("./storage/sqlite.ts");
-    const isNew = !(await exists(database));
-    const storage = SqliteStorage.open(database);
-    // Encrypted values and key hashes only, but still nobody else's business.
-    if (isNew && Deno.build.os !== "windows") await Deno.chmod(database, 0o600);
-    return storage;
+    await createPrivately(database);
+    return SqliteStorage.open(database);
   } catch (error) {
     if (error instanceof VoicebotError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
@@ -282,11 +278,17 @@ async function keyFromFile(path: string, databaseHasData: boolean): Promise<Uint
   return parseMasterKey(await Deno.readTextFile(path), `the key file ${path}`);
 }
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * Creates a new database file empty, mode 0600, before SQLite opens it (its directories 0700):
+ * SQLite gives the `-wal` and `-shm` files it makes the database's own mode, so every file is
+ * private from its first byte whatever the umask. An existing file is left as it is.
+ */
+async function createPrivately(database: string) {
+  await Deno.mkdir(dirname(database), { recursive: true, mode: 0o700 });
   try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
+    const file = await Deno.open(database, { write: true, createNew: true, mode: 0o600 });
+    file.close();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
 }
