@@ -97,6 +97,8 @@ export async function addKey(storage: Storage, organization: string): Promise<st
 }
 
 export interface TestApp extends AsyncDisposable {
+  /** The database, as `--database` takes it. */
+  spec: string;
   storage: Storage;
   vault: Vault;
   /** A key of organization `acme`. */
@@ -141,6 +143,7 @@ export async function testApp(
     return Promise.resolve(app.request(`http://localhost${path}`, { method, headers, body }));
   };
   return {
+    spec: database.spec,
     storage,
     vault,
     key,
@@ -201,14 +204,19 @@ export async function spawnServer(
       "serve",
       "--port",
       "0",
-      "--database",
-      database,
+      ...databaseArgs(database).args,
       ...options.args ?? [],
     ],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOME: home.path, VOICEBOT_MASTER_KEY: MASTER_KEY, ...options.env },
+    env: {
+      NO_COLOR: "1",
+      HOME: home.path,
+      VOICEBOT_MASTER_KEY: MASTER_KEY,
+      ...databaseArgs(database).env,
+      ...options.env,
+    },
   }).spawn();
 
   // Both pipes are drained all along, so that the server never blocks on a full pipe.
@@ -257,6 +265,50 @@ export async function spawnServer(
     stop,
     [Symbol.asyncDispose]: async () => void (await stop("SIGKILL")),
   };
+}
+
+/**
+ * Runs SQL on the database behind the server's back, as an operator with a SQL shell could:
+ * foreign keys are not enforced, to make states the server itself never makes.
+ */
+export async function rawSql(spec: string, statements: string[]): Promise<void> {
+  if (spec.startsWith("postgres")) {
+    const { default: postgres } = await import("postgres");
+    const sql = postgres(spec, { max: 1, onnotice: () => {} });
+    try {
+      for (const statement of statements) await sql.unsafe(statement);
+    } finally {
+      await sql.end();
+    }
+    return;
+  }
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(spec);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF");
+    for (const statement of statements) {
+      if (!statement.startsWith("ALTER TABLE api_keys DROP CONSTRAINT")) db.exec(statement);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes every organization, leaving their keys behind (PostgreSQL needs its check dropped). */
+export const ORPHAN_KEYS = [
+  "ALTER TABLE api_keys DROP CONSTRAINT IF EXISTS api_keys_org_id_fkey",
+  "DELETE FROM organizations",
+];
+
+/**
+ * How a user passes this database to the CLI: a file with --database, a URL (which carries a
+ * password here) in VOICEBOT_DATABASE_URL, never on the command line.
+ */
+export function databaseArgs(spec: string): { args: string[]; env: Record<string, string> } {
+  if (spec === "") return { args: [], env: {} }; // the caller passes it some other way
+  return spec.startsWith("postgres")
+    ? { args: [], env: { VOICEBOT_DATABASE_URL: spec } }
+    : { args: ["--database", spec], env: {} };
 }
 
 /** fetch with a bearer key and a JSON body; returns status and parsed body. */

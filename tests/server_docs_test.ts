@@ -1,6 +1,7 @@
 /** docs/API.md states the numbers the server really uses: the limits and the flags' defaults. */
 import assert from "node:assert/strict";
-import serve from "../src/cli/cloud/serve.ts";
+import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
+import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
 import { REQUEST_ID_PATTERN } from "../src/server/request.ts";
 
@@ -30,9 +31,10 @@ Deno.test("docs/API.md: the limits table matches the enforced limits", () => {
 Deno.test("docs/API.md: every serve flag is documented with its real default", () => {
   const args = serve.args as Record<string, { default?: unknown }>;
   for (const [name, arg] of Object.entries(args)) {
-    if (name === "organization") continue; // create-key's, documented with it
+    if (name === "organization") continue; // the actions', documented with them
     const documented = secondCell(`\`--${name}\``);
-    if (arg.default !== undefined) assert.equal(documented, `\`${arg.default}\``, `--${name}`);
+    if (name === "json") assert.ok(documented.startsWith("off"), "--json");
+    else if (arg.default !== undefined) assert.equal(documented, `\`${arg.default}\``, `--${name}`);
     else assert.ok(!documented.startsWith("(no row"), `--${name} is documented`);
   }
   assert.equal(
@@ -44,4 +46,15 @@ Deno.test("docs/API.md: every serve flag is documented with its real default", (
 
 Deno.test("docs/API.md: the request-id shape is the enforced one", () => {
   assert.ok(docs.includes(`\`${REQUEST_ID_PATTERN.source.slice(1, -1)}\``));
+});
+
+Deno.test("docs/API.md: the authentication cache time and last-used precision are the real ones", () => {
+  const seconds = AUTH_CACHE_MS / 1000;
+  assert.equal(AUTH_CACHE_SECONDS, seconds, "the CLI's message and the server agree");
+  assert.match(
+    docs,
+    new RegExp(`memory for ${seconds} seconds \\(the authentication cache time\\)`),
+  );
+  assert.match(docs, new RegExp(`within the authentication cache time, ${seconds} seconds`));
+  assert.match(docs, new RegExp(`at most once every ${LAST_USED_PRECISION_MS / 1000} seconds`));
 });

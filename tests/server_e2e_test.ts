@@ -5,10 +5,12 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
+import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import {
   api,
   BACKENDS,
   backendTest,
+  databaseArgs,
   MASTER_KEY,
   type SpawnedServer,
   spawnServer,
@@ -26,6 +28,14 @@ async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean)
   }
   assert.ok(done(value), `never reached: ${JSON.stringify(value)}`);
   return value;
+}
+
+/** `voicebot cloud serve ACTION...` on the database, passed as a user would (see databaseArgs). */
+function serveAction(spec: string, action: string[]) {
+  const { args, env } = databaseArgs(spec);
+  return voicebot(["cloud", "serve", ...action, ...args], {
+    env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
+  });
 }
 
 /** The server's complete log lines so far (a line still being written is left for later). */
@@ -64,17 +74,7 @@ backendTest(
   async (backend) => {
     await using database = await backend.database();
     await using server = await spawnServer(database.spec);
-    const created = await voicebot([
-      "cloud",
-      "serve",
-      "create-key",
-      "--organization",
-      "acme",
-      "--database",
-      database.spec,
-    ], {
-      env: { VOICEBOT_MASTER_KEY: MASTER_KEY },
-    });
+    const created = await serveAction(database.spec, ["create-key", "--organization", "acme"]);
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /^vb_sk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
     const acme = created.stdout.trim();
@@ -92,18 +92,88 @@ backendTest(
       404,
     );
 
-    const invalid = await voicebot([
-      "cloud",
-      "serve",
-      "create-key",
-      "-o",
-      "bad name!",
-      "--database",
-      database.spec,
-    ]);
+    const invalid = await serveAction(database.spec, ["create-key", "-o", "bad name!"]);
     assert.equal(invalid.code, 2);
     assert.equal(invalid.stdout, "");
     assert.match(invalid.stderr, /invalid organization name/);
+  },
+);
+
+backendTest(
+  "list-keys and revoke-key: ids and times, never a secret; a second server process refuses a revoked key in time",
+  async (backend) => {
+    await using database = await backend.database();
+    await using one = await spawnServer(database.spec);
+    await using two = await spawnServer(database.spec);
+    const created = await serveAction(database.spec, ["create-key", "-o", "acme"]);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    const keyId = key.split("_")[2];
+    for (const server of [one, two]) {
+      assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 200);
+    }
+    const listed = await eventually(async () => {
+      const result = await serveAction(database.spec, ["list-keys", "-o", "acme", "--json"]);
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout) as { id: string; created: string; lastUsed: string }[];
+    }, (keys) => keys[0]?.lastUsed !== null);
+    assert.deepEqual(listed.map(({ id }) => id), [keyId]);
+    assert.match(listed[0].created, /^\d{4}-\d\d-\d\dT/);
+    const table = await serveAction(database.spec, ["list-keys", "-o", "acme"]);
+    assert.match(table.stdout, new RegExp(`${keyId}.*\\d{4}-`));
+    for (const output of [JSON.stringify(listed), table.stdout, table.stderr]) {
+      assert.ok(!output.includes(key.slice(24)), "no secret in list-keys");
+    }
+    const unknown = await serveAction(database.spec, ["list-keys", "-o", "nobody"]);
+    assert.equal(unknown.code, 4);
+
+    const revoked = await serveAction(database.spec, ["revoke-key", keyId]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const revokedAt = performance.now();
+    // Every process sharing the database refuses it within the documented cache time.
+    for (const server of [one, two]) {
+      await eventually(
+        async () => (await api(server.baseUrl, key, "GET", "/secrets")).status,
+        (status) => status === 401 || performance.now() - revokedAt > AUTH_CACHE_MS + 1_000,
+      );
+      assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 401);
+    }
+    assert.equal((await serveAction(database.spec, ["revoke-key", keyId])).code, 4);
+    const notAnId = await serveAction(database.spec, ["revoke-key", key]);
+    assert.equal(notAnId.code, 2);
+    assert.ok(!notAnId.stderr.includes(key.slice(24)), "a key passed by mistake is not echoed");
+  },
+);
+
+backendTest(
+  "the database URL comes from VOICEBOT_DATABASE_URL; --database refuses a password",
+  async (backend) => {
+    await using database = await backend.database();
+    if (backend.name === "postgres") {
+      await using server = await spawnServer(database.spec);
+      const cmdline = await Deno.readTextFile(`/proc/${server.child.pid}/cmdline`);
+      assert.ok(!cmdline.includes("postgres"), "no URL in the process's arguments");
+      assert.equal(
+        (await api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets")).status,
+        200,
+      );
+      const url = new URL(database.spec);
+      url.password = "hunter2-secret";
+      const refused = await voicebot(["cloud", "serve", "--port", "0", "--database", String(url)], {
+        env: { VOICEBOT_MASTER_KEY: MASTER_KEY },
+      });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /must not carry a password/);
+      assert.match(refused.stderr, /VOICEBOT_DATABASE_URL/);
+      assert.ok(!refused.stderr.includes("hunter2-secret"));
+    } else {
+      // A file path in the variable works as well as with --database.
+      await using server = await spawnServer("", {
+        env: { VOICEBOT_DATABASE_URL: database.spec },
+      });
+      assert.ok(server.bootstrapKey);
+      assert.ok((await Deno.stat(database.spec)).isFile);
+    }
   },
 );
 
@@ -418,7 +488,9 @@ Deno.test("startup errors: a bad master key, a missing one for PostgreSQL, a loo
   assert.ok(!short.stderr.includes(btoa("too short")), "the value is never echoed");
   assert.equal((await serve({ VOICEBOT_MASTER_KEY: "not base64!" })).code, 2);
 
-  const postgres = await serve({ VOICEBOT_MASTER_KEY: "" }, "postgres://u:hunter2@127.0.0.1:1/db");
+  const postgres = await voicebot(["cloud", "serve", "--port", "0"], {
+    env: { VOICEBOT_MASTER_KEY: "", VOICEBOT_DATABASE_URL: "postgres://u:hunter2@127.0.0.1:1/db" },
+  });
   assert.equal(postgres.code, 2);
   assert.match(postgres.stderr, /VOICEBOT_MASTER_KEY is required with a PostgreSQL database/);
   assert.ok(!postgres.stderr.includes("hunter2"));

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS } from "../src/server/config.ts";
 import { createApp } from "../src/server/app.ts";
+import { testVault } from "./helpers_server.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { ErrorResponse, ListSecretSetsResponse } from "../src/secrets/schemas.ts";
@@ -10,6 +11,8 @@ import {
   backendTest,
   fakeClock,
   type JsonBody,
+  ORPHAN_KEYS,
+  rawSql,
   type TestApp,
   testApp,
 } from "./helpers_server.ts";
@@ -68,6 +71,32 @@ backendTest(
       );
       assert.deepEqual(Object.keys(body).sort(), ["code", "error"], label);
       assert.ok(!JSON.stringify(body).includes(t.key.slice(6)), `${label}: no key in the body`);
+    }
+  },
+);
+
+backendTest(
+  "a key whose organization is gone is 401 on reads and writes, never 500",
+  async (backend) => {
+    await using t = await testApp(backend);
+    assert.equal((await t.json("GET", "/v1/secrets")).status, 200);
+    await rawSql(t.spec, ORPHAN_KEYS);
+    // This app verified the key a moment ago: its write still finds no organization to write to.
+    await expectError(
+      t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) }),
+      401,
+      "UNAUTHORIZED",
+    );
+    // A server that has not seen the key yet refuses it outright.
+    const fresh = createApp(t.storage, { vault: await testVault(), logger: silentLogger });
+    for (const method of ["GET", "PUT"]) {
+      const response = await fresh.request("http://localhost/v1/secrets/app", {
+        method,
+        headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+        body: method === "PUT" ? JSON.stringify(secrets({ A: "1" })) : undefined,
+      });
+      assert.equal(response.status, 401, method);
+      await response.body?.cancel();
     }
   },
 );

@@ -8,7 +8,7 @@ import type {
   Storage,
   WriteRules,
 } from "../src/server/storage/types.ts";
-import { addKey, backendTest } from "./helpers_server.ts";
+import { addKey, backendTest, ORPHAN_KEYS, rawSql } from "./helpers_server.ts";
 
 const rules = (overrides: Partial<WriteRules> = {}): WriteRules => ({
   defaultRegion: "us-west",
@@ -74,7 +74,7 @@ backendTest("migrations run once: reopening keeps the data", async (backend) => 
   try {
     assert.equal(
       await second.addApiKey("other", { id: "0".repeat(16), hash: bytes("h"), now: 1 }, {
-        onlyIfEmpty: true,
+        onlyIfNew: true,
       }),
       false,
     );
@@ -90,7 +90,7 @@ backendTest("bootstrap happens only on an empty database, even when two race", a
     const attempts = await Promise.all(
       ["a", "b", "c"].map((suffix) =>
         storage.addApiKey("default", { id: suffix.repeat(16), hash: bytes(suffix), now: 1 }, {
-          onlyIfEmpty: true,
+          onlyIfNew: true,
         })
       ),
     );
@@ -99,6 +99,73 @@ backendTest("bootstrap happens only on an empty database, even when two race", a
     await storage.close();
   }
 });
+
+backendTest(
+  "bootstrap only on a truly new database: not after create-key, not once organizations are gone",
+  async (backend) => {
+    const key = (suffix: string) => ({ id: suffix.repeat(16), hash: bytes(suffix), now: 1 });
+    await using created = await backend.database();
+    let storage = await openStorage(created.spec);
+    try {
+      await storage.addApiKey("acme", key("a"));
+      assert.equal(await storage.addApiKey("default", key("b"), { onlyIfNew: true }), false);
+    } finally {
+      await storage.close();
+    }
+
+    await using emptied = await backend.database();
+    storage = await openStorage(emptied.spec);
+    try {
+      assert.equal(await storage.addApiKey("default", key("c"), { onlyIfNew: true }), true);
+      await rawSql(emptied.spec, [...ORPHAN_KEYS, "DELETE FROM api_keys"]);
+      assert.equal(await storage.addApiKey("default", key("d"), { onlyIfNew: true }), false);
+    } finally {
+      await storage.close();
+    }
+  },
+);
+
+backendTest("a key whose organization is gone is not found, and cannot write", async (backend) => {
+  await using database = await backend.database();
+  const storage = await openStorage(database.spec);
+  try {
+    const key = await addKey(storage, "acme");
+    const keyId = key.split("_")[2];
+    const orgId = (await storage.findApiKey(keyId))!.orgId;
+    await rawSql(database.spec, ORPHAN_KEYS);
+    assert.equal(await storage.findApiKey(keyId), undefined);
+    await rejectsWith(
+      storage.putSecrets(orgId, secretsWrite("app", [["A", bytes("1")]]), rules()),
+      401,
+      "UNAUTHORIZED",
+    );
+  } finally {
+    await storage.close();
+  }
+});
+
+backendTest(
+  "API keys are listed, touched and revoked; never a hash in the list",
+  async (backend) => {
+    await withStorage(backend, async (storage) => {
+      assert.equal(await storage.listApiKeys("nobody"), undefined);
+      await storage.addApiKey("acme", { id: "1".repeat(16), hash: bytes("h1"), now: 5 });
+      await storage.touchApiKey("1".repeat(16), 42);
+      const listed = (await storage.listApiKeys("acme"))!;
+      assert.equal(listed.length, 2);
+      assert.deepEqual(listed.find((k) => k.id === "1".repeat(16)), {
+        id: "1".repeat(16),
+        createdAt: 5,
+        lastUsedAt: 42,
+      });
+      assert.equal(listed.find((k) => k.id !== "1".repeat(16))!.lastUsedAt, null);
+      assert.equal(await storage.revokeApiKey("1".repeat(16)), true);
+      assert.equal(await storage.findApiKey("1".repeat(16)), undefined);
+      assert.equal(await storage.revokeApiKey("1".repeat(16)), false);
+      assert.equal((await storage.listApiKeys("acme"))!.length, 1);
+    });
+  },
+);
 
 backendTest("API keys are found by id and belong to one organization", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {

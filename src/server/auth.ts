@@ -1,14 +1,20 @@
 /**
  * Bearer API keys: the header is parsed, the key's public id finds its stored hash, and the hash
- * of the presented key is compared in constant time. Every failure is the same 401 to the
- * caller apart from its message; none echoes the key.
+ * of the presented key is compared in constant time, on every request. Every failure is the same
+ * 401 to the caller apart from its message; none echoes the key.
  */
-import { ApiError } from "./errors.ts";
+import { unauthorized } from "./errors.ts";
 import { apiKeyId, hashApiKey, sameHash } from "./crypto.ts";
 import type { ApiKeyRecord, Storage } from "./storage/types.ts";
 
-/** Found keys are remembered this long, which saves a database round trip on the hot path. */
-const CACHE_TTL_MS = 5_000;
+/**
+ * A found key's record (its hash and organization) is remembered this long, which saves a
+ * database round trip on the hot path. It bounds how long a key revoked by any process is still
+ * accepted by this one. The presented key is still hashed and compared on every request.
+ */
+export const AUTH_CACHE_MS = 2_000;
+/** A key's "last used" is written at most this often by one process. */
+export const LAST_USED_PRECISION_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
 export interface Caller {
@@ -16,13 +22,9 @@ export interface Caller {
   keyId: string;
 }
 
-const unauthorized = (message: string) =>
-  new ApiError(401, "UNAUTHORIZED", message, undefined, {
-    "WWW-Authenticate": 'Bearer realm="voicebot"',
-  });
-
 export class Authenticator {
   private readonly cache = new Map<string, { record: ApiKeyRecord; expires: number }>();
+  private readonly lastTouched = new Map<string, number>();
 
   constructor(private readonly storage: Storage, private readonly clock: () => number) {}
 
@@ -41,6 +43,7 @@ export class Authenticator {
     if (!keyId) throw unauthorized("Malformed API key.");
     const record = await this.lookup(keyId);
     if (!record || !sameHash(hashApiKey(key), record.hash)) throw unauthorized("Invalid API key.");
+    this.touch(keyId);
     return { orgId: record.orgId, keyId };
   }
 
@@ -52,8 +55,20 @@ export class Authenticator {
     // Only keys that exist are cached, so unknown ids cannot fill the cache.
     if (record) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(keyId, { record, expires: now + CACHE_TTL_MS });
+      this.cache.set(keyId, { record, expires: now + AUTH_CACHE_MS });
+    } else {
+      this.cache.delete(keyId);
     }
     return record;
+  }
+
+  /** Records the use in the background, at most once a LAST_USED_PRECISION_MS per key. */
+  private touch(keyId: string) {
+    const now = this.clock();
+    if (now - (this.lastTouched.get(keyId) ?? -Infinity) < LAST_USED_PRECISION_MS) return;
+    if (this.lastTouched.size >= CACHE_MAX_ENTRIES) this.lastTouched.clear();
+    this.lastTouched.set(keyId, now);
+    // A lost "last used" is not worth failing the request for.
+    this.storage.touchApiKey(keyId, now).catch(() => {});
   }
 }

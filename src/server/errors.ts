@@ -30,3 +30,11 @@ export const conflict = (message: string) => new ApiError(409, "CONFLICT", messa
 
 export const tooLarge = (message: string, details?: ErrorDetail[]) =>
   new ApiError(413, "PAYLOAD_TOO_LARGE", message, details);
+
+export const unauthorized = (message: string) =>
+  new ApiError(401, "UNAUTHORIZED", message, undefined, {
+    "WWW-Authenticate": 'Bearer realm="voicebot"',
+  });
+
+/** A write for an organization that is gone: its key no longer authenticates anyone. */
+export const organizationGone = () => unauthorized("Invalid API key.");

@@ -4,13 +4,13 @@
  * requests have finished.
  */
 import { dirname } from "pathe";
-import { UsageError, VoicebotError } from "../errors.ts";
+import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
 import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
-import type { Storage } from "./storage/types.ts";
+import type { ApiKeyInfo, Storage } from "./storage/types.ts";
 
 export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
 export const BOOTSTRAP_ORGANIZATION = "default";
@@ -69,7 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const listening = listen(options, (request) => inFlight.track(app.fetch(request)));
     server = listening;
     // After listen: a key made for a server that could not start would never be shown.
-    const bootstrap = await bootstrapIfEmpty(storage);
+    const bootstrap = await bootstrapIfNew(storage);
     provisioner.start();
     const { hostname, port } = listening.addr;
     const baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/v1`;
@@ -149,24 +149,47 @@ function listen(options: ServerOptions, handler: Deno.ServeHandler) {
 
 /** Creates the organization if needed and returns a fresh key for it (`serve create-key`). */
 export async function createApiKey(database: string, organization: string): Promise<string> {
-  const storage = await openStorage(database);
-  try {
+  return await withStorage(database, async (storage) => {
     const key = generateApiKey();
     await storage.addApiKey(organization, { id: key.id, hash: key.hash, now: Date.now() });
     return key.key;
+  });
+}
+
+/** The organization's keys (`serve list-keys`): ids and times, never a secret or a hash. */
+export async function listApiKeys(database: string, organization: string): Promise<ApiKeyInfo[]> {
+  const keys = await withStorage(database, (storage) => storage.listApiKeys(organization));
+  if (!keys) throw new NotFoundError(`no organization named "${organization}".`);
+  return keys;
+}
+
+/** Deletes the key (`serve revoke-key`); running servers refuse it within AUTH_CACHE_MS. */
+export async function revokeApiKey(database: string, keyId: string): Promise<void> {
+  if (!(await withStorage(database, (storage) => storage.revokeApiKey(keyId)))) {
+    throw new NotFoundError(`no API key with id ${keyId}.`, {
+      hint: "`voicebot cloud serve list-keys --organization ORG` lists the ids.",
+    });
+  }
+}
+
+async function withStorage<T>(database: string, fn: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(database);
+  try {
+    return await fn(storage);
   } finally {
     await storage.close();
   }
 }
 
-async function bootstrapIfEmpty(storage: Storage): Promise<RunningServer["bootstrap"]> {
+/** The first organization and its key, only on a database that never had an organization. */
+async function bootstrapIfNew(storage: Storage): Promise<RunningServer["bootstrap"]> {
   const key = generateApiKey();
   const created = await storage.addApiKey(BOOTSTRAP_ORGANIZATION, {
     id: key.id,
     hash: key.hash,
     now: Date.now(),
   }, {
-    onlyIfEmpty: true,
+    onlyIfNew: true,
   });
   return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
 }
@@ -198,7 +221,8 @@ export async function openStorage(database: string): Promise<Storage> {
     if (error instanceof VoicebotError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new VoicebotError(`cannot open the database ${describeDatabase(database)}: ${reason}`, {
-      hint: "check --database: a SQLite file path, or postgres://user:password@host:port/database.",
+      hint:
+        "check the database: a SQLite file path (--database), or VOICEBOT_DATABASE_URL=postgres://user:password@host:port/database.",
     });
   }
 }

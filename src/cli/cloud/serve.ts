@@ -7,29 +7,38 @@
  */
 import { define } from "gunshi";
 import { UsageError } from "../../errors.ts";
-import { printSuccess } from "../output.ts";
+import { printJson, printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
 const ORGANIZATION_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
+const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
+/** The server's AUTH_CACHE_MS (this file may not import the server; a test holds them equal). */
+export const AUTH_CACHE_SECONDS = 2;
+const ACTIONS =
+  "`create-key --organization ORG`, `list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
+
+const DATABASE_URL_ENV = "VOICEBOT_DATABASE_URL";
 
 const database = {
   type: "string",
   description:
-    "SQLite file (default: $XDG_DATA_HOME/voicebot/voicebot.db) or postgres://user:password@host/db",
+    `SQLite file (default: $XDG_DATA_HOME/voicebot/voicebot.db) or postgres://URL without a password; default: $${DATABASE_URL_ENV}`,
 } as const;
 
 export default define({
   name: "serve",
   description:
-    "Serve the secrets API (SQLite by default, PostgreSQL with --database postgres://...).\n" +
-    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead.",
+    `Serve the secrets API (SQLite by default, PostgreSQL with ${DATABASE_URL_ENV}=postgres://...).\n` +
+    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead;\n" +
+    "  `list-keys -o ORG [--json]` lists ORG's key ids; `revoke-key KEY_ID` revokes one.",
   args: {
     organization: {
       type: "string",
       short: "o",
-      description: "create-key: the organization (created if new)",
+      description: "create-key: the organization (created if new); list-keys: the organization",
     },
+    json: { type: "boolean", description: "list-keys: print JSON" },
     host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
     port: { type: "number", default: 8787, description: "Port; 0 picks a free one" },
     database,
@@ -64,16 +73,22 @@ export default define({
     // make gunshi read the value of `--port 0` as a command name.
     const [action, ...extra] = ctx.positionals.slice(ctx.commandPath.length);
     if (action === "create-key" && extra.length === 0) {
-      return await createKey(values.organization, values.database ?? defaultDatabase());
+      return await createKey(values.organization, databaseOf(values.database));
+    }
+    if (action === "list-keys" && extra.length === 0) {
+      return await listKeys(values.organization, databaseOf(values.database), values.json ?? false);
+    }
+    if (action === "revoke-key" && extra.length === 1) {
+      return await revokeKey(extra[0], databaseOf(values.database));
     }
     if (action !== undefined) {
       throw new UsageError(`unexpected argument "${[action, ...extra].join(" ")}".`, {
-        hint: "the one action is `voicebot cloud serve create-key --organization ORG`.",
+        hint: `the actions are ${ACTIONS}.`,
       });
     }
-    if (values.organization !== undefined) {
-      throw new UsageError("--organization goes with create-key.", {
-        hint: "`voicebot cloud serve create-key --organization ORG`.",
+    if (values.organization !== undefined || values.json) {
+      throw new UsageError("--organization and --json go with an action.", {
+        hint: `the actions are ${ACTIONS}.`,
       });
     }
     const regions = values.regions.split(",").map((region) => region.trim()).filter(Boolean);
@@ -91,7 +106,7 @@ export default define({
     const server = await startServer({
       hostname: values.host,
       port: values.port,
-      database: values.database ?? defaultDatabase(),
+      database: databaseOf(values.database),
       regions,
       defaultRegion,
       rateLimit: values["rate-limit"] > 0
@@ -134,6 +149,38 @@ async function createKey(organization: string | undefined, database: string) {
   );
 }
 
+async function listKeys(organization: string | undefined, database: string, json: boolean) {
+  if (organization === undefined) {
+    throw new UsageError("list-keys needs --organization.", {
+      hint: "`voicebot cloud serve list-keys --organization ORG`.",
+    });
+  }
+  const { listApiKeys } = await import("../../server/serve.ts");
+  const keys = (await listApiKeys(database, organization)).map((key) => ({
+    id: key.id,
+    created: new Date(key.createdAt).toISOString(),
+    lastUsed: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
+  }));
+  if (json) return printJson(keys);
+  const { default: Table } = await import("cli-table3");
+  const table = new Table({ head: ["id", "created", "last used"], style: { head: [] } });
+  for (const key of keys) table.push([key.id, key.created, key.lastUsed ?? "never"]);
+  console.log(table.toString());
+}
+
+async function revokeKey(keyId: string, database: string) {
+  if (!KEY_ID_PATTERN.test(keyId)) {
+    throw new UsageError(`"${keyId.slice(0, 20)}" is not a key id (16 hex digits).`, {
+      hint: "`voicebot cloud serve list-keys --organization ORG` lists the ids; never pass a key.",
+    });
+  }
+  const { revokeApiKey } = await import("../../server/serve.ts");
+  await revokeApiKey(database, keyId);
+  printSuccess(
+    `Revoked API key ${keyId}. Running servers refuse it within ${AUTH_CACHE_SECONDS} seconds.`,
+  );
+}
+
 function checkOptions(
   port: number,
   regions: string[],
@@ -160,13 +207,40 @@ function checkOptions(
   if (problems.length) throw new UsageError("invalid options.", { problems });
 }
 
+/**
+ * --database, else VOICEBOT_DATABASE_URL, else the default file. A password on the command line
+ * would show in `ps` and in shell history, so --database refuses a URL that carries one.
+ */
+function databaseOf(flag: string | undefined): string {
+  if (flag !== undefined) {
+    if (hasPassword(flag)) {
+      throw new UsageError("--database must not carry a password: it would show in `ps`.", {
+        hint:
+          `put the URL in the environment instead: \`export ${DATABASE_URL_ENV}=postgres://...\`.`,
+      });
+    }
+    return flag;
+  }
+  return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
+}
+
+function hasPassword(database: string): boolean {
+  if (!/^postgres(ql)?:/i.test(database)) return false;
+  try {
+    const url = new URL(database);
+    return url.password !== "" || url.searchParams.has("password");
+  } catch {
+    return /:[^/]*@/.test(database); // unparsable: refused if it might hold one
+  }
+}
+
 /** $XDG_DATA_HOME/voicebot/voicebot.db, else ~/.local/share/voicebot/voicebot.db. */
 function defaultDatabase(): string {
   const dataHome = Deno.env.get("XDG_DATA_HOME") ||
     (Deno.env.get("HOME") ? `${Deno.env.get("HOME")}/.local/share` : undefined);
   if (!dataHome) {
     throw new UsageError("cannot find a place for the database.", {
-      hint: "pass --database PATH.",
+      hint: `pass --database PATH, or set ${DATABASE_URL_ENV}.`,
     });
   }
   return `${dataHome}/voicebot/voicebot.db`;

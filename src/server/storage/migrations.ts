@@ -5,6 +5,9 @@
  * edit one that has shipped.
  */
 
+/** The meta key present once a database has had an organization: it is never bootstrapped again. */
+export const BOOTSTRAPPED = "bootstrapped";
+
 export interface Migration {
   version: number;
   sql: string;
@@ -62,6 +65,15 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
     // until it changes, by any server process.
     version: 2,
     sql: `ALTER TABLE organizations ADD COLUMN sets_version ${bigint} NOT NULL DEFAULT 0;`,
+  }, {
+    // When a key was last used (to the minute), for `serve list-keys`. And the bootstrap
+    // marker: a database that ever had an organization is not new, even once it has none.
+    version: 3,
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN last_used_at ${bigint};
+      INSERT INTO meta (key, value)
+        SELECT '${BOOTSTRAPPED}', CAST('1' AS ${bytes}) WHERE EXISTS (SELECT 1 FROM organizations);
+    `,
   }];
 }
 

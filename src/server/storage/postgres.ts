@@ -7,7 +7,7 @@
  */
 import postgres from "postgres";
 import type { SetType } from "../../secrets/schemas.ts";
-import { notFound } from "../errors.ts";
+import { notFound, organizationGone } from "../errors.ts";
 import {
   checkSetWrite,
   type Existing,
@@ -18,8 +18,9 @@ import {
   toPendingSet,
   toStoredSet,
 } from "./common.ts";
-import { pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
+import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import type {
+  ApiKeyInfo,
   ApiKeyRecord,
   ImagePullSecretWrite,
   PendingSet,
@@ -81,14 +82,17 @@ export class PostgresStorage implements Storage {
   async addApiKey(
     organization: string,
     key: { id: string; hash: Uint8Array; now: number },
-    options: { onlyIfEmpty?: boolean } = {},
+    options: { onlyIfNew?: boolean } = {},
   ): Promise<boolean> {
     return await this.sql.begin(async (tx) => {
-      if (options.onlyIfEmpty) {
-        // Two servers starting on one empty database: only the first bootstraps.
-        await tx`LOCK TABLE organizations IN SHARE ROW EXCLUSIVE MODE`;
-        if ((await tx`SELECT 1 FROM organizations LIMIT 1`).length > 0) return false;
-      }
+      // Two servers starting on one new database: only the first bootstraps.
+      await tx`LOCK TABLE organizations IN SHARE ROW EXCLUSIVE MODE`;
+      const hadOrganizations =
+        (await tx`SELECT 1 FROM meta WHERE key = ${BOOTSTRAPPED}`).length > 0 ||
+        (await tx`SELECT 1 FROM organizations LIMIT 1`).length > 0;
+      await tx`INSERT INTO meta (key, value) VALUES (${BOOTSTRAPPED}, ${new Uint8Array([0x31])})
+        ON CONFLICT (key) DO NOTHING`;
+      if (options.onlyIfNew && hadOrganizations) return false;
       await tx`INSERT INTO organizations (id, name, created_at)
         VALUES (${newOrganizationId()}, ${organization}, ${key.now}) ON CONFLICT (name) DO NOTHING`;
       const [org] = await tx`SELECT id FROM organizations WHERE name = ${organization}`;
@@ -98,8 +102,29 @@ export class PostgresStorage implements Storage {
   }
 
   async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.sql`SELECT org_id, hash FROM api_keys WHERE id = ${id}`;
+    const [row] = await this.sql`SELECT k.org_id, k.hash FROM api_keys k
+      JOIN organizations o ON o.id = k.org_id WHERE k.id = ${id}`;
     return row && { orgId: row.org_id, hash: row.hash };
+  }
+
+  async listApiKeys(organization: string): Promise<ApiKeyInfo[] | undefined> {
+    const [org] = await this.sql`SELECT id FROM organizations WHERE name = ${organization}`;
+    if (!org) return undefined;
+    const rows = await this.sql`SELECT id, created_at, last_used_at FROM api_keys
+      WHERE org_id = ${org.id} ORDER BY created_at, id COLLATE "C"`;
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: Number(row.created_at),
+      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    }));
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    return (await this.sql`DELETE FROM api_keys WHERE id = ${id}`).count > 0;
+  }
+
+  async touchApiKey(id: string, now: number): Promise<void> {
+    await this.sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`;
   }
 
   async setsVersion(orgId: string): Promise<number> {
@@ -133,7 +158,9 @@ export class PostgresStorage implements Storage {
   ): Promise<T> {
     return this.sql.begin(async (tx) => {
       // Locks the organization's row for the transaction and moves its list version on.
-      await tx`UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ${orgId}`;
+      const bumped =
+        await tx`UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ${orgId}`;
+      if (bumped.count === 0) throw organizationGone();
       return await fn(tx);
     }) as Promise<T>;
   }

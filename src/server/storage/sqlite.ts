@@ -8,7 +8,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { SetType } from "../../secrets/schemas.ts";
-import { notFound } from "../errors.ts";
+import { notFound, organizationGone } from "../errors.ts";
 import {
   checkSetWrite,
   type Existing,
@@ -20,8 +20,9 @@ import {
   toPendingSet,
   toStoredSet,
 } from "./common.ts";
-import { pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
+import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import type {
+  ApiKeyInfo,
   ApiKeyRecord,
   ImagePullSecretWrite,
   PendingSet,
@@ -96,7 +97,7 @@ export class SqliteStorage implements Storage {
   private write<T>(orgId: string | undefined, fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const run = () => {
-        if (orgId !== undefined) this.bumpSetsVersion(orgId);
+        if (orgId !== undefined && !this.bumpSetsVersion(orgId)) throw organizationGone();
         return fn();
       };
       this.writeQueue.push({ run, resolve: resolve as (value: unknown) => void, reject });
@@ -134,8 +135,10 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  private bumpSetsVersion(orgId: string) {
-    this.sql("UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ?").run(orgId);
+  /** False when the organization is gone. */
+  private bumpSetsVersion(orgId: string): boolean {
+    return this.sql("UPDATE organizations SET sets_version = sets_version + 1 WHERE id = ?")
+      .run(orgId).changes > 0;
   }
 
   /** `fn` must be synchronous: an await inside would let other requests into the transaction. */
@@ -174,13 +177,15 @@ export class SqliteStorage implements Storage {
   addApiKey(
     organization: string,
     key: { id: string; hash: Uint8Array; now: number },
-    options: { onlyIfEmpty?: boolean } = {},
+    options: { onlyIfNew?: boolean } = {},
   ): Promise<boolean> {
     return settle(() =>
       this.transaction(() => {
-        if (options.onlyIfEmpty && this.sql("SELECT 1 FROM organizations LIMIT 1").get()) {
-          return false;
-        }
+        const hadOrganizations = this.sql("SELECT 1 FROM meta WHERE key = ?").get(BOOTSTRAPPED) ||
+          this.sql("SELECT 1 FROM organizations LIMIT 1").get();
+        this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
+          .run(BOOTSTRAPPED, new Uint8Array([0x31]));
+        if (options.onlyIfNew && hadOrganizations) return false;
         this.sql(
           "INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
         ).run(newOrganizationId(), organization, key.now);
@@ -196,10 +201,40 @@ export class SqliteStorage implements Storage {
 
   findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
     return settle(() => {
-      const row = this.sql("SELECT org_id, hash FROM api_keys WHERE id = ?").get(id) as
+      const row = this.sql(
+        `SELECT k.org_id, k.hash FROM api_keys k JOIN organizations o ON o.id = k.org_id
+         WHERE k.id = ?`,
+      ).get(id) as Row | undefined;
+      return row && { orgId: row.org_id as string, hash: row.hash as Uint8Array };
+    });
+  }
+
+  listApiKeys(organization: string): Promise<ApiKeyInfo[] | undefined> {
+    return settle(() => {
+      const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(organization) as
         | Row
         | undefined;
-      return row && { orgId: row.org_id as string, hash: row.hash as Uint8Array };
+      if (!org) return undefined;
+      return this.sql(
+        "SELECT id, created_at, last_used_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id",
+      ).all(org.id as string).map((row) => ({
+        id: row.id as string,
+        createdAt: Number(row.created_at),
+        lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+      }));
+    });
+  }
+
+  revokeApiKey(id: string): Promise<boolean> {
+    return this.write(
+      undefined,
+      () => this.sql("DELETE FROM api_keys WHERE id = ?").run(id).changes > 0,
+    );
+  }
+
+  touchApiKey(id: string, now: number): Promise<void> {
+    return this.write(undefined, () => {
+      this.sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, id);
     });
   }
 

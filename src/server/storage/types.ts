@@ -74,6 +74,13 @@ export interface ApiKeyRecord {
   hash: Uint8Array;
 }
 
+/** What `serve list-keys` shows of a key: never its hash. Milliseconds since the epoch. */
+export interface ApiKeyInfo {
+  id: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 export interface Storage {
   readonly kind: "sqlite" | "postgres";
 
@@ -83,15 +90,23 @@ export interface Storage {
   putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array>;
 
   /**
-   * Creates the organization if it is new and adds an API key to it. With `onlyIfEmpty`, does
-   * nothing and returns false when any organization exists (the bootstrap, race-free).
+   * Creates the organization if it is new and adds an API key to it. With `onlyIfNew`, does
+   * nothing and returns false unless the database never had an organization (the bootstrap,
+   * race-free: a marker in meta records that it had one).
    */
   addApiKey(
     organization: string,
     key: { id: string; hash: Uint8Array; now: number },
-    options?: { onlyIfEmpty?: boolean },
+    options?: { onlyIfNew?: boolean },
   ): Promise<boolean>;
+  /** Undefined for an unknown id, and for a key whose organization is gone. */
   findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  /** The organization's keys, oldest first; undefined when there is no such organization. */
+  listApiKeys(organization: string): Promise<ApiKeyInfo[] | undefined>;
+  /** Deletes the key; false when there was none with this id. */
+  revokeApiKey(id: string): Promise<boolean>;
+  /** Records that the key was used at `now`. */
+  touchApiKey(id: string, now: number): Promise<void>;
 
   /** Changes whenever the organization's list would: a write, a deletion, a provisioning result. */
   setsVersion(orgId: string): Promise<number>;
