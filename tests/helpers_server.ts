@@ -334,3 +334,18 @@ export async function api(
     headers: response.headers,
   };
 }
+
+/** Every wait in a test is bounded: `promise`, or a failure after `ms`. */
+export async function withDeadline<T>(promise: Promise<T>, ms = 10_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
 import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
-import { REQUEST_ID_PATTERN } from "../src/server/request.ts";
+import { BODY_READ_TIMEOUT_MS, REQUEST_ID_PATTERN } from "../src/server/request.ts";
+import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 
 const docs = await Deno.readTextFile(new URL("../docs/API.md", import.meta.url));
 const rows = docs.split("\n").filter((line) => line.startsWith("|"))
@@ -57,4 +58,17 @@ Deno.test("docs/API.md: the authentication cache time and last-used precision ar
   );
   assert.match(docs, new RegExp(`within the authentication cache time, ${seconds} seconds`));
   assert.match(docs, new RegExp(`at most once every ${LAST_USED_PRECISION_MS / 1000} seconds`));
+});
+
+Deno.test("docs/API.md: the shutdown and body-read bounds are the real ones", () => {
+  const seconds = (ms: number) => ms / 1000;
+  assert.match(docs, new RegExp(`up to ${seconds(DRAIN_TIMEOUT_MS)} seconds`));
+  assert.match(docs, new RegExp(`waiting at most ${seconds(CLOSE_TIMEOUT_MS)} second`));
+  assert.match(
+    docs,
+    new RegExp(
+      `within these ${seconds(DRAIN_TIMEOUT_MS)} \\+ ${seconds(CLOSE_TIMEOUT_MS)} seconds`,
+    ),
+  );
+  assert.match(docs, new RegExp(`arrive whole within ${seconds(BODY_READ_TIMEOUT_MS)} seconds`));
 });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
+import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 import {
   api,
   BACKENDS,
@@ -15,6 +16,7 @@ import {
   type SpawnedServer,
   spawnServer,
   tempDir,
+  withDeadline,
 } from "./helpers_server.ts";
 
 const sqlite = BACKENDS.find((backend) => backend.name === "sqlite")!;
@@ -430,6 +432,57 @@ async function drainAttempt(signal: "SIGTERM" | "SIGINT", waitMs: number): Promi
   assert.match(stderr, /"msg":"stopped"/);
   return true;
 }
+
+Deno.test("a stalled body, 200 idle connections and a slow client neither block others nor keep the server from stopping in time", async () => {
+  await using database = await sqlite.database();
+  const server = await spawnServer(database.spec);
+  const { port } = new URL(server.baseUrl);
+  const encoder = new TextEncoder();
+  const connect = () => withDeadline(Deno.connect({ hostname: "127.0.0.1", port: Number(port) }));
+  const open: Deno.Conn[] = [];
+  try {
+    // Declares 1,000 bytes and sends 3: the body never arrives.
+    const stalled = await connect();
+    open.push(stalled);
+    await stalled.write(encoder.encode([
+      "PUT /v1/secrets/stalled HTTP/1.1",
+      "Host: 127.0.0.1",
+      `Authorization: Bearer ${server.bootstrapKey}`,
+      "Content-Type: application/json",
+      "Content-Length: 1000",
+      "",
+      '{"t',
+    ].join("\r\n")));
+    for (let i = 0; i < 200; i++) open.push(await connect());
+    // Half a request line, and then nothing.
+    const slow = await connect();
+    open.push(slow);
+    await slow.write(encoder.encode("GET /healthz HT"));
+
+    // Others are answered meanwhile.
+    const others = await Promise.all(
+      [1, 2, 3].map(() => api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets")),
+    );
+    assert.deepEqual(others.map(({ status }) => status), [200, 200, 200]);
+
+    const signalled = performance.now();
+    server.child.kill("SIGTERM");
+    const bound = DRAIN_TIMEOUT_MS + 2 * CLOSE_TIMEOUT_MS;
+    const stopped = await withDeadline(server.stop("SIGTERM"), bound + 8_000);
+    const tookMs = performance.now() - signalled;
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.ok(tookMs < bound + 5_000, `stopped after ${Math.round(tookMs)} ms`);
+    // The stalled request was answered at its body deadline rather than left hanging.
+    const buffer = new Uint8Array(4096);
+    const read = await withDeadline(stalled.read(buffer));
+    const answer = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /did not arrive within/);
+  } finally {
+    for (const connection of open) connection.close();
+    await server.stop("SIGKILL");
+  }
+});
 
 Deno.test("body limit on the socket: a chunked body over the limit, and a Content-Length over it, get 413", async () => {
   await using database = await sqlite.database();

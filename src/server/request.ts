@@ -91,6 +91,12 @@ export async function readJsonBody(
 
 const bodyTooLarge = (maxBytes: number) => tooLarge(`The request body is over ${maxBytes} bytes.`);
 
+/**
+ * The whole body must arrive within this many milliseconds of the start of reading it: a client
+ * that declares a length and stalls ties up a request only this long.
+ */
+export const BODY_READ_TIMEOUT_MS = 10_000;
+
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw bodyTooLarge(maxBytes);
@@ -98,22 +104,44 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      // The client went away mid-body: its fault, not ours, and nobody is left to answer.
-      throw new ApiError(400, "VALIDATION_ERROR", "The request body could not be read to its end.");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), BODY_READ_TIMEOUT_MS);
+  });
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array> | "late";
+      try {
+        next = await Promise.race([reader.read(), deadline]);
+      } catch {
+        // The client went away mid-body: its fault, not ours, and nobody is left to answer.
+        throw new ApiError(
+          400,
+          "VALIDATION_ERROR",
+          "The request body could not be read to its end.",
+        );
+      }
+      if (next === "late") {
+        void reader.cancel().catch(() => {}); // not awaited: the stalled read may never settle
+        throw new ApiError(
+          400,
+          "VALIDATION_ERROR",
+          `The request body did not arrive within ${BODY_READ_TIMEOUT_MS / 1000} seconds.`,
+          undefined,
+          { Connection: "close" },
+        );
+      }
+      const { done, value } = next;
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw bodyTooLarge(maxBytes);
+      }
+      chunks.push(value);
     }
-    const { done, value } = next;
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw bodyTooLarge(maxBytes);
-    }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;

@@ -16,7 +16,9 @@ export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
 export const BOOTSTRAP_ORGANIZATION = "default";
 const KEY_CHECK = "key_check";
 /** How long shutdown waits for in-flight requests before it closes their connections. */
-const DRAIN_TIMEOUT_MS = 10_000;
+export const DRAIN_TIMEOUT_MS = 10_000;
+/** Then how long closing the listener and every connection may take. */
+export const CLOSE_TIMEOUT_MS = 1_000;
 
 export interface ServerOptions {
   hostname: string;
@@ -36,8 +38,13 @@ export interface RunningServer {
   baseUrl: string;
   /** Present only when this start found an empty database and created the first organization. */
   bootstrap?: { organization: string; apiKey: string };
-  /** Stops accepting, drains in-flight requests, stops the provisioner, closes the database. */
-  shutdown(): Promise<void>;
+  /**
+   * Drains in-flight requests, stops accepting, stops the provisioner, closes the database.
+   * Resolves within DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS (and the database's close) whatever the
+   * clients do; `connectionsLeft` then says that some connection is still held by a client
+   * that stalled, which only the end of the process closes.
+   */
+  shutdown(): Promise<{ connectionsLeft: boolean }>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -80,17 +87,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       database: describeDatabase(options.database),
     });
 
-    let stopping: Promise<void> | undefined;
+    let stopping: Promise<{ connectionsLeft: boolean }> | undefined;
     const shutdown = () =>
       stopping ??= (async () => {
         logger({ level: "info", msg: "shutting down", inFlight: inFlight.size });
         // Deno's shutdown cuts request bodies still arriving, so requests finish first.
         await inFlight.settled(DRAIN_TIMEOUT_MS);
-        await listening.shutdown();
+        // Deno's graceful close writes out the responses just made, then waits for every
+        // connection: a client that stalls mid-body would hold it forever, hence the bound.
+        const closed = await withTimeout(listening.shutdown(), CLOSE_TIMEOUT_MS);
+        if (!closed) {
+          logger({ level: "warn", msg: "connections held by stalled clients are left to close" });
+        }
         await provisioner.stop();
         await storage.close();
         logger({ level: "info", msg: "stopped" });
         logger.flush?.();
+        return { connectionsLeft: !closed };
       })();
     return { baseUrl, bootstrap, shutdown };
   } catch (error) {
@@ -129,6 +142,17 @@ class InFlight {
       };
     });
   }
+}
+
+/** True when `promise` settles within `ms`, false when the time runs out first; never rejects. */
+async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = await Promise.race([
+    promise.then(() => true, () => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return settled;
 }
 
 function listen(options: ServerOptions, handler: Deno.ServeHandler) {

@@ -123,11 +123,14 @@ export default define({
       console.log(server.bootstrap.apiKey);
     }
     console.log(`Listening on ${server.baseUrl}`);
-    await new Promise<void>((resolve) => {
+    const { connectionsLeft } = await new Promise<{ connectionsLeft: boolean }>((resolve) => {
       const stop = () => void server.shutdown().then(resolve);
       Deno.addSignalListener("SIGINT", stop);
       Deno.addSignalListener("SIGTERM", stop);
     });
+    // A stalled client's connection would keep the process alive: the shutdown is done (the
+    // database closed, the logs written), so the process ends now.
+    if (connectionsLeft) Deno.exit(0);
   },
 });
 
