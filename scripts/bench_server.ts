@@ -3,9 +3,12 @@
  * `Deno.serve` handler that answers with the same bytes. Both run as their own process; the
  * load comes from `wrk` (Debian's package, installed here when missing) on one thread.
  *
- * Cases: `GET /secrets` for an organization with 10 sets and one with 1,000 sets, and `PUT`
- * merging one key into a set. Reported: requests per second, p50 and p99 latency, and the
- * server's throughput as a share of the ceiling's.
+ * Cases, on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
+ * VOICEBOT_TEST_POSTGRES_URL; a fresh schema each): `GET /secrets` for an organization with 10
+ * sets and one with 1,000 sets, and `PUT` merging one key into a set. Reported: requests per
+ * second, p50 and p99 latency, and the server's throughput as a share of the ceiling's, measured
+ * in the same run. Then scale-out: two server processes on one PostgreSQL database, written
+ * through both at once, and 200 keys merged through both into one set, none lost.
  */
 import { join } from "pathe";
 
@@ -14,7 +17,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const VOICEBOT = ["run", "-A", "--quiet", join(ROOT, "main.ts")];
 const DURATION = "5s";
 const WARMUP = "1s";
-const CONNECTIONS = 32;
+const CONNECTIONS = 64;
+/** PostgreSQL needs a master key; one for the run, which the databases do not outlive. */
+const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
 
 interface Result {
   requestsPerSecond: number;
@@ -28,79 +33,183 @@ interface Row {
   ceiling: Result;
 }
 
+/** A PostgreSQL URL for the bench (a fresh schema is made in it), else only SQLite runs. */
+const POSTGRES_URL = Deno.env.get("VOICEBOT_BENCH_POSTGRES_URL") ??
+  Deno.env.get("VOICEBOT_TEST_POSTGRES_URL");
+
 export async function benchServer(): Promise<void> {
   await ensureWrk();
   const work = await Deno.makeTempDir({ prefix: "voicebot-bench-server-" });
-  const stops: (() => Promise<void>)[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   try {
-    const server = await spawn(
-      [
-        ...VOICEBOT,
-        "cloud",
-        "serve",
-        "--port",
-        "0",
-        "--database",
-        join(work, "bench.db"),
-        "--rate-limit",
-        "0",
-        "--provision-delay",
-        "0",
-      ],
-      join(work, "server.log"),
-    );
-    stops.push(server.stop);
-    const baseUrl = /^Listening on (\S+)$/m.exec(server.stdout)![1];
-    const smallKey = /^(vb_sk_\S+)$/m.exec(server.stdout)![1];
-    const bigKey = await createKey(join(work, "bench.db"), "big");
-
-    console.error("populating: 10 sets and 1,000 sets...");
-    await populate(baseUrl, smallKey, 10);
-    await populate(baseUrl, bigKey, 1000);
-    await waitUntilReady(baseUrl, bigKey);
-    const smallList = await body(baseUrl, smallKey, "GET", "/secrets");
-    const bigList = await body(baseUrl, bigKey, "GET", "/secrets");
-    const putBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
-    const putResponse = await body(baseUrl, smallKey, "PUT", "/secrets/bench-put", putBody);
-
-    const ceiling = await spawnCeiling(work, { small: smallList, big: bigList, put: putResponse });
-    stops.push(ceiling.stop);
-
-    const rows: Row[] = [];
-    const measure = async (
-      name: string,
-      path: string,
-      key: string,
-      ceilingPath: string,
-      script?: string,
-    ) => {
-      const scriptFile = script ? join(work, `${name.replace(/\W+/g, "_")}.lua`) : undefined;
-      if (scriptFile) await Deno.writeTextFile(scriptFile, script!);
-      rows.push({
-        name,
-        server: await wrk(`${baseUrl}${path}`, key, scriptFile),
-        ceiling: await wrk(`${ceiling.origin}${ceilingPath}`, key, scriptFile),
-      });
-    };
-    await measure("GET /secrets, 10 sets", "/secrets", smallKey, "/small");
-    await measure("GET /secrets, 1,000 sets", "/secrets", bigKey, "/big");
-    await measure(
-      "PUT /secrets/{name}, merge 1 key",
-      "/secrets/bench-put",
-      smallKey,
-      "/put",
-      `wrk.method = "PUT"\nwrk.body = '${putBody}'\nwrk.headers["Content-Type"] = "application/json"\n`,
-    );
-    report(rows, smallList.length, bigList.length);
+    const backends: [string, string][] = [["SQLite", join(work, "bench.db")]];
+    if (POSTGRES_URL) {
+      const { url, drop } = await freshSchema(POSTGRES_URL);
+      cleanups.push(drop);
+      backends.push(["PostgreSQL", url]);
+    } else {
+      console.error("VOICEBOT_BENCH_POSTGRES_URL is not set: PostgreSQL is skipped.");
+    }
+    for (const [label, database] of backends) {
+      await benchBackend(work, label, database, cleanups);
+    }
+    if (POSTGRES_URL) await scaleOut(work, cleanups);
   } finally {
-    for (const stop of stops.reverse()) await stop();
+    for (const cleanup of cleanups.reverse()) await cleanup();
     await Deno.remove(work, { recursive: true });
   }
 }
 
-function report(rows: Row[], smallBytes: number, bigBytes: number) {
+async function benchBackend(
+  work: string,
+  label: string,
+  database: string,
+  cleanups: (() => Promise<void>)[],
+) {
+  const server = await spawnServer(work, database, `${label}.log`);
+  cleanups.push(server.stop);
+  const baseUrl = /^Listening on (\S+)$/m.exec(server.stdout)![1];
+  const smallKey = /^(vb_sk_\S+)$/m.exec(server.stdout)![1];
+  const bigKey = await createKey(database, "big");
+
+  console.error(`${label}: populating 10 sets and 1,000 sets...`);
+  await populate(baseUrl, smallKey, 10);
+  await populate(baseUrl, bigKey, 1000);
+  await waitUntilReady(baseUrl, bigKey);
+  await waitUntilReady(baseUrl, smallKey);
+  const smallList = await body(baseUrl, smallKey, "GET", "/secrets");
+  const bigList = await body(baseUrl, bigKey, "GET", "/secrets");
+  const putBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
+  const putResponse = await body(baseUrl, smallKey, "PUT", "/secrets/bench-put", putBody);
+
+  const ceiling = await spawnCeiling(work, { small: smallList, big: bigList, put: putResponse });
+  cleanups.push(ceiling.stop);
+
+  const rows: Row[] = [];
+  const measure = async (
+    name: string,
+    path: string,
+    key: string,
+    ceilingPath: string,
+    script?: string,
+  ) => {
+    const scriptFile = script ? join(work, `${name.replace(/\W+/g, "_")}.lua`) : undefined;
+    if (scriptFile) await Deno.writeTextFile(scriptFile, script!);
+    rows.push({
+      name,
+      server: await wrk(`${baseUrl}${path}`, key, scriptFile),
+      ceiling: await wrk(`${ceiling.origin}${ceilingPath}`, key, scriptFile),
+    });
+  };
+  await measure("GET /secrets, 10 sets", "/secrets", smallKey, "/small");
+  await measure("GET /secrets, 1,000 sets", "/secrets", bigKey, "/big");
+  await measure(
+    "PUT /secrets/{name}, merge 1 key",
+    "/secrets/bench-put",
+    smallKey,
+    "/put",
+    PUT_SCRIPT(putBody),
+  );
+  report(label, rows, smallList.length, bigList.length);
+  await ceiling.stop();
+  await server.stop();
+}
+
+const PUT_SCRIPT = (putBody: string) =>
+  `wrk.method = "PUT"\nwrk.body = '${putBody}'\nwrk.headers["Content-Type"] = "application/json"\n`;
+
+/**
+ * Two server processes on one PostgreSQL database, wrk writing through both at once; then 200
+ * distinct keys merged into one set through both, concurrently, and every one of them read back.
+ */
+async function scaleOut(work: string, cleanups: (() => Promise<void>)[]) {
+  const { url, drop } = await freshSchema(POSTGRES_URL!);
+  cleanups.push(drop);
+  const one = await spawnServer(work, url, "scale-one.log");
+  cleanups.push(one.stop);
+  const two = await spawnServer(work, url, "scale-two.log");
+  cleanups.push(two.stop);
+  const key = /^(vb_sk_\S+)$/m.exec(one.stdout)![1];
+  const urls = [one, two].map((server) => /^Listening on (\S+)$/m.exec(server.stdout)![1]);
+  const putBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
+  const script = join(work, "scale_put.lua");
+  await Deno.writeTextFile(script, PUT_SCRIPT(putBody));
+  for (const [i, baseUrl] of urls.entries()) {
+    await body(baseUrl, key, "PUT", `/secrets/scale-${i}`, putBody);
+  }
+  const results = await Promise.all(
+    urls.map((baseUrl, i) => wrk(`${baseUrl}/secrets/scale-${i}`, key, script)),
+  );
+  const total = results.reduce((sum, result) => sum + result.requestsPerSecond, 0);
+
+  const writes = Array.from({ length: 200 }, (_, n) =>
+    body(
+      urls[n % 2],
+      key,
+      "PUT",
+      "/secrets/merged",
+      JSON.stringify({ type: "secret", secrets: { [`K${n}`]: `v${n}` } }),
+    ));
+  await Promise.all(writes);
+  const { keys } = JSON.parse(await body(urls[0], key, "GET", "/secrets/merged"));
+  const lost = 200 - new Set(keys).size;
   console.log(
-    `\nSecrets server vs. a bare Deno.serve returning the same bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}; ` +
+    `\nScale-out: two server processes on one PostgreSQL, PUT through both at once ` +
+      `(wrk -t1 -c${CONNECTIONS} each)\n` +
+      results.map((result, i) =>
+        `  process ${i + 1}: ${
+          result.requestsPerSecond.toFixed(0)
+        } req/s, p50 ${result.p50}, p99 ${result.p99}`
+      ).join("\n") +
+      `\n  together: ${total.toFixed(0)} req/s` +
+      `\n  200 keys merged into one set through both at once: ${lost} lost`,
+  );
+  await one.stop();
+  await two.stop();
+  if (lost > 0) throw new Error(`${lost} acknowledged keys were lost`);
+}
+
+/** `voicebot cloud serve` on the database; a URL goes through the environment, as documented. */
+function spawnServer(work: string, database: string, log: string): Promise<Spawned> {
+  const isUrl = database.startsWith("postgres");
+  return spawn(
+    [
+      ...VOICEBOT,
+      "cloud",
+      "serve",
+      "--port",
+      "0",
+      ...(isUrl ? [] : ["--database", database]),
+      "--rate-limit",
+      "0",
+      "--provision-delay",
+      "0",
+    ],
+    join(work, log),
+    isUrl ? { VOICEBOT_DATABASE_URL: database } : {},
+  );
+}
+
+/** A new schema in the PostgreSQL database, and how to drop it. */
+async function freshSchema(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `bench_${crypto.getRandomValues(new Uint8Array(6)).toHex()}`;
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE SCHEMA ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set("search_path", schema);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+function report(label: string, rows: Row[], smallBytes: number, bigBytes: number) {
+  console.log(
+    `\n${label}: secrets server vs. a bare Deno.serve returning the same bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}; ` +
       `list bodies ${smallBytes} and ${bigBytes} bytes)\n`,
   );
   const header = ["case", "server req/s", "p50", "p99", "ceiling req/s", "p50", "p99", "ratio"];
@@ -173,11 +282,16 @@ interface Spawned {
  * Starts `deno <args>` with stderr appended to `logFile` by the shell, as a service manager
  * would, so that no other process spends CPU relaying logs. Resolves on its `Listening on` line.
  */
-async function spawn(args: string[], logFile: string): Promise<Spawned> {
+async function spawn(
+  args: string[],
+  logFile: string,
+  env: Record<string, string> = {},
+): Promise<Spawned> {
   const child = new Deno.Command("sh", {
     args: ["-c", 'log=$1; shift; exec "$@" 2>>"$log"', "sh", logFile, Deno.execPath(), ...args],
     stdin: "null",
     stdout: "piped",
+    env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
   }).spawn();
   let stdout = "";
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -189,13 +303,15 @@ async function spawn(args: string[], logFile: string): Promise<Spawned> {
   const drained = (async () => {
     while (!(await reader.read()).done) { /* keep the pipe empty */ }
   })();
+  let stopped: Promise<void> | undefined;
   return {
     stdout,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-    },
+    stop: () =>
+      stopped ??= (async () => {
+        child.kill("SIGTERM");
+        await child.status;
+        await drained;
+      })(),
   };
 }
 
@@ -222,6 +338,7 @@ Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log
 }
 
 async function createKey(database: string, organization: string): Promise<string> {
+  const isUrl = database.startsWith("postgres");
   const { stdout, code } = await new Deno.Command(Deno.execPath(), {
     args: [
       ...VOICEBOT,
@@ -230,9 +347,9 @@ async function createKey(database: string, organization: string): Promise<string
       "create-key",
       "-o",
       organization,
-      "--database",
-      database,
+      ...(isUrl ? [] : ["--database", database]),
     ],
+    env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...(isUrl ? { VOICEBOT_DATABASE_URL: database } : {}) },
     stdin: "null",
     stderr: "null",
   }).output();

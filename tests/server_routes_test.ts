@@ -1,7 +1,7 @@
 /** Every route of the secrets API, in process (`app.request()`), on every storage backend. */
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS } from "../src/server/config.ts";
-import { createApp } from "../src/server/app.ts";
+import { createApp, LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { testVault } from "./helpers_server.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
 import { silentLogger } from "../src/server/log.ts";
@@ -732,8 +732,10 @@ backendTest(
   "the cached list follows writes made through another server on the same database",
   async (backend) => {
     await using t = await testApp(backend);
-    // A second app over the same storage stands for a second server process.
-    const other = createApp(t.storage, { vault: t.vault, logger: silentLogger });
+    // A second app over the same storage stands for a second server process; its clock says
+    // when its cached list may be LIST_FRESHNESS_MS old.
+    const clock = fakeClock();
+    const other = createApp(t.storage, { vault: t.vault, logger: silentLogger, clock: clock.now });
     const listVia = async (
       app: { request: (url: string, init: RequestInit) => Response | Promise<Response> },
     ) => {
@@ -744,8 +746,14 @@ backendTest(
     };
     assert.deepEqual(await listVia(other), []);
     await t.json("PUT", "/v1/secrets/a", { body: secrets({ A: "1" }) });
-    assert.deepEqual(await listVia(other), ["a"]);
+    // The writer's own list shows its write at once.
+    assert.deepEqual((await t.json("GET", "/v1/secrets")).body.sets.map((s: JsonBody) => s.name), [
+      "a",
+    ]);
+    clock.advance(LIST_FRESHNESS_MS);
+    assert.deepEqual(await listVia(other), ["a"], "another server shows it within the bound");
     await t.json("DELETE", "/v1/secrets/a");
+    clock.advance(LIST_FRESHNESS_MS);
     assert.deepEqual(await listVia(other), []);
   },
 );

@@ -52,6 +52,11 @@ export interface AppOptions {
 
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
+/**
+ * How long a cached list is served without asking the database whether it changed: the bound
+ * on how late a write made through another server process (or the provisioner) shows in a list.
+ */
+export const LIST_FRESHNESS_MS = 250;
 
 type Env = { Variables: { requestId: string; orgId: string; jsonBody: unknown } };
 
@@ -176,17 +181,38 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   api.on("PUT", "/secrets/:name", jsonBody);
 
   // The hot path: the serialized list is reused while the organization's list version stands,
-  // so a repeated GET reads one number from the database instead of every set.
-  const listCache = new Map<string, { version: number; body: string }>();
+  // so a repeated GET reads one number from the database instead of every set, and for
+  // LIST_FRESHNESS_MS after that check not even that. A write through this app drops its
+  // organization's entry at once; one through another process shows within LIST_FRESHNESS_MS.
+  const listCache = new Map<string, { version: number; body: string; checkedAt: number }>();
+  /** Counts this app's writes, so that a list read while one commits is not cached. */
+  let localWrites = 0;
+  const wrote = (orgId: string) => {
+    localWrites++;
+    listCache.delete(orgId);
+    options.onWrite?.();
+  };
   api.openapi(routes.listSecretSets, async (c) => {
     const orgId = c.get("orgId");
-    // The version is read before the list, so a cached body is never older than its version.
-    const version = await storage.setsVersion(orgId);
+    const now = clock();
     let cached = listCache.get(orgId);
-    if (cached?.version !== version) {
-      cached = { version, body: JSON.stringify({ sets: await storage.listSets(orgId) }) };
-      if (listCache.size >= LIST_CACHE_ORGANIZATIONS) listCache.clear();
-      listCache.set(orgId, cached);
+    if (!cached || now - cached.checkedAt >= LIST_FRESHNESS_MS) {
+      const writesBefore = localWrites;
+      // The version is read before the list, so a cached body is never older than its version.
+      const version = await storage.setsVersion(orgId);
+      if (cached?.version !== version) {
+        cached = {
+          version,
+          body: JSON.stringify({ sets: await storage.listSets(orgId) }),
+          checkedAt: now,
+        };
+      } else {
+        cached = { ...cached, checkedAt: now };
+      }
+      if (writesBefore === localWrites) {
+        if (listCache.size >= LIST_CACHE_ORGANIZATIONS) listCache.clear();
+        listCache.set(orgId, cached);
+      }
     }
     // Already JSON of the route's response type, serialized when it was cached.
     return c.body(cached.body, 200, {
@@ -214,7 +240,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const outcome = body.type === "secret"
       ? await putSecrets(orgId, name, body)
       : await putImagePullSecret(orgId, name, body);
-    options.onWrite?.();
+    wrote(orgId);
     const { setCreated, ...response } = outcome;
     return c.json(response, setCreated ? 201 : 200);
   });
@@ -269,13 +295,15 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   api.openapi(routes.deleteSecretSetKey, async (c) => {
     const { name, key } = c.req.valid("param");
     const set = await storage.deleteKey(c.get("orgId"), name, key, clock());
-    options.onWrite?.();
+    wrote(c.get("orgId"));
     return c.json({ set }, 200);
   });
 
   api.openapi(routes.deleteSecretSet, async (c) => {
     const { name } = c.req.valid("param");
-    if (!(await storage.deleteSet(c.get("orgId"), name))) throw notFound(`No set named "${name}".`);
+    const deleted = await storage.deleteSet(c.get("orgId"), name);
+    wrote(c.get("orgId"));
+    if (!deleted) throw notFound(`No set named "${name}".`);
     return c.body(null, 204);
   });
 
