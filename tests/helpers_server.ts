@@ -166,6 +166,10 @@ export function fakeClock(start = 1_700_000_000_000) {
   return { now: () => now, advance: (ms: number) => void (now += ms) };
 }
 
+/** Bounds on every wait of the server tests: a start, one request (the machine is shared). */
+const SERVER_START_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 20_000;
+
 export const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
 
 export interface SpawnedServer extends AsyncDisposable {
@@ -241,12 +245,21 @@ export async function spawnServer(
     await home[Symbol.asyncDispose]();
     return status;
   });
-  const baseUrl = await Promise.race([
-    started,
-    exited.then((status) => {
-      throw new Error(`server exited with ${status.code} before listening:\n${stdout}\n${stderr}`);
-    }),
-  ]);
+  // Bounded: a server that never listens fails the test instead of hanging it.
+  const baseUrl = await withDeadline(
+    Promise.race([
+      started,
+      exited.then((status) => {
+        throw new Error(
+          `server exited with ${status.code} before listening:\n${stdout}\n${stderr}`,
+        );
+      }),
+    ]),
+    SERVER_START_TIMEOUT_MS,
+  ).catch((error) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
     try {
       child.kill(signal);
@@ -321,6 +334,7 @@ export async function api(
 ): Promise<{ status: number; body: JsonBody; headers: Headers }> {
   const response = await fetch(baseUrl + path, {
     method,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     headers: {
       authorization: `Bearer ${key}`,
       ...(body === undefined ? {} : { "content-type": "application/json" }),

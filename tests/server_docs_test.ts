@@ -2,11 +2,14 @@
 import assert from "node:assert/strict";
 import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
 import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
+import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
 import { BODY_READ_TIMEOUT_MS, REQUEST_ID_PATTERN } from "../src/server/request.ts";
 import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 
 const docs = await Deno.readTextFile(new URL("../docs/API.md", import.meta.url));
+/** The prose with its line breaks undone, since `deno fmt` rewraps it. */
+const flat = docs.replace(/\s+/g, " ");
 const rows = docs.split("\n").filter((line) => line.startsWith("|"))
   .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
 const secondCell = (first: string) =>
@@ -46,29 +49,34 @@ Deno.test("docs/API.md: every serve flag is documented with its real default", (
 });
 
 Deno.test("docs/API.md: the request-id shape is the enforced one", () => {
-  assert.ok(docs.includes(`\`${REQUEST_ID_PATTERN.source.slice(1, -1)}\``));
+  assert.ok(flat.includes(`\`${REQUEST_ID_PATTERN.source.slice(1, -1)}\``));
 });
 
 Deno.test("docs/API.md: the authentication cache time and last-used precision are the real ones", () => {
   const seconds = AUTH_CACHE_MS / 1000;
   assert.equal(AUTH_CACHE_SECONDS, seconds, "the CLI's message and the server agree");
   assert.match(
-    docs,
+    flat,
     new RegExp(`memory for ${seconds} seconds \\(the authentication cache time\\)`),
   );
-  assert.match(docs, new RegExp(`within the authentication cache time, ${seconds} seconds`));
-  assert.match(docs, new RegExp(`at most once every ${LAST_USED_PRECISION_MS / 1000} seconds`));
+  assert.match(flat, new RegExp(`within the authentication cache time, ${seconds} seconds`));
+  assert.match(flat, new RegExp(`at most once every ${LAST_USED_PRECISION_MS / 1000} seconds`));
 });
 
 Deno.test("docs/API.md: the shutdown and body-read bounds are the real ones", () => {
   const seconds = (ms: number) => ms / 1000;
-  assert.match(docs, new RegExp(`up to ${seconds(DRAIN_TIMEOUT_MS)} seconds`));
-  assert.match(docs, new RegExp(`waiting at most ${seconds(CLOSE_TIMEOUT_MS)} second`));
+  assert.match(flat, new RegExp(`up to ${seconds(DRAIN_TIMEOUT_MS)} seconds`));
+  assert.match(flat, new RegExp(`waiting at most ${seconds(CLOSE_TIMEOUT_MS)} second`));
   assert.match(
-    docs,
+    flat,
     new RegExp(
       `within these ${seconds(DRAIN_TIMEOUT_MS)} \\+ ${seconds(CLOSE_TIMEOUT_MS)} seconds`,
     ),
   );
-  assert.match(docs, new RegExp(`arrive whole within ${seconds(BODY_READ_TIMEOUT_MS)} seconds`));
+  assert.match(flat, new RegExp(`arrive whole within ${seconds(BODY_READ_TIMEOUT_MS)} seconds`));
+});
+
+Deno.test("docs/API.md: the list freshness bound is the real one", () => {
+  assert.match(flat, new RegExp(`at most every ${LIST_FRESHNESS_MS} milliseconds`));
+  assert.match(flat, new RegExp(`within ${LIST_FRESHNESS_MS} milliseconds`));
 });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
+import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 import {
   api,
@@ -13,6 +14,7 @@ import {
   backendTest,
   databaseArgs,
   MASTER_KEY,
+  REQUEST_TIMEOUT_MS,
   type SpawnedServer,
   spawnServer,
   tempDir,
@@ -175,6 +177,34 @@ backendTest(
       });
       assert.ok(server.bootstrapKey);
       assert.ok((await Deno.stat(database.spec)).isFile);
+    }
+  },
+);
+
+backendTest(
+  "a write through one server process shows in another's list within the documented bound",
+  async (backend) => {
+    await using database = await backend.database();
+    await using one = await spawnServer(database.spec);
+    await using two = await spawnServer(database.spec);
+    const key = one.bootstrapKey!;
+    const names = async (server: SpawnedServer) =>
+      ((await api(server.baseUrl, key, "GET", "/secrets")).body.sets as { name: string }[])
+        .map(({ name }) => name);
+    for (const [i, name] of ["first", "second"].entries()) {
+      assert.ok(!(await names(two)).includes(name), "two has it cached without it");
+      const put = await api(one.baseUrl, key, "PUT", `/secrets/${name}`, {
+        type: "secret",
+        secrets: { A: String(i) },
+      });
+      assert.equal(put.status, 201);
+      assert.ok((await names(one)).includes(name), "the writer's own list has it at once");
+      const written = performance.now();
+      const seen = await eventually(
+        () => names(two),
+        (list) => list.includes(name) || performance.now() - written > LIST_FRESHNESS_MS + 1_000,
+      );
+      assert.ok(seen.includes(name), `another process shows ${name} within the bound`);
     }
   },
 );
@@ -347,16 +377,20 @@ Deno.test("access logs: one JSON line per request, with request id, no headers, 
     secrets: { TOKEN: "value-9d1e" },
   });
   const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     headers: { authorization: `Bearer ${key}`, "x-request-id": "0af7651916cd43dd" },
   });
   await response.body?.cancel();
   // A key sent as the request id is replaced, so it never reaches the log.
   const keyAsId = await fetch(`${server.baseUrl}/regions`, {
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     headers: { authorization: `Bearer ${key}`, "x-request-id": key },
   });
   await keyAsId.body?.cancel();
   assert.notEqual(keyAsId.headers.get("x-request-id"), key);
-  await (await fetch(`${server.baseUrl}/nope/${key}`)).body?.cancel();
+  await (await fetch(`${server.baseUrl}/nope/${key}`, {
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  })).body?.cancel();
   await server.stop();
 
   const requests = logLines(server).filter((line) => line.msg === "request");
@@ -403,6 +437,7 @@ async function drainAttempt(signal: "SIGTERM" | "SIGINT", waitMs: number): Promi
   });
   const inFlight = fetch(`${server.baseUrl}/secrets/drained`, {
     method: "PUT",
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     headers: { authorization: `Bearer ${server.bootstrapKey}`, "content-type": "application/json" },
     body,
   }).catch((error: Error) => error);
@@ -501,13 +536,16 @@ Deno.test("body limit on the socket: a chunked body over the limit, and a Conten
     method: "PUT",
     headers,
     body: chunked,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   assert.equal(streamed.status, 413);
   assert.equal((await streamed.json()).code, "PAYLOAD_TOO_LARGE");
 
   // Declares 2 MB and sends none of it: the answer comes without waiting for the body.
   const { port } = new URL(server.baseUrl);
-  const connection = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+  const connection = await withDeadline(
+    Deno.connect({ hostname: "127.0.0.1", port: Number(port) }),
+  );
   const request = [
     "PUT /v1/secrets/big HTTP/1.1",
     "Host: 127.0.0.1",
@@ -519,7 +557,7 @@ Deno.test("body limit on the socket: a chunked body over the limit, and a Conten
   ].join("\r\n");
   await connection.write(new TextEncoder().encode(request));
   const buffer = new Uint8Array(4096);
-  const read = await connection.read(buffer);
+  const read = await withDeadline(connection.read(buffer));
   connection.close();
   const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
   assert.match(head, /^HTTP\/1\.1 413 /);
@@ -594,10 +632,20 @@ backendTest(
     await using server = await spawnServer(database.spec, { args: ["--provision-delay", "0"] });
     const key = server.bootstrapKey!;
     const unknown = `vb_sk_${"0".repeat(16)}_${"A".repeat(43)}`;
+    // The real key's id with another secret, right after the real key was verified (and cached).
+    assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 200);
+    const wrongSecret = `${key.slice(0, 23)}${key.at(23) === "A" ? "B" : "A"}${key.slice(24)}`;
     for (
-      const authorization of [undefined, "Bearer nonsense", `Basic ${key}`, `Bearer ${unknown}`]
+      const authorization of [
+        undefined,
+        "Bearer nonsense",
+        `Basic ${key}`,
+        `Bearer ${unknown}`,
+        `Bearer ${wrongSecret}`,
+      ]
     ) {
       const response = await fetch(`${server.baseUrl}/secrets`, {
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         headers: authorization === undefined ? {} : { authorization },
       });
       assert.equal(response.status, 401, authorization);

@@ -102,6 +102,25 @@ backendTest(
 );
 
 backendTest(
+  "a key verified once is verified again: the next request with a wrong secret is 401",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const wrongSecret = `${t.key.slice(0, 23)}${t.key.at(23) === "A" ? "B" : "A"}${
+      t.key.slice(24)
+    }`;
+    for (const path of ["/v1/secrets", "/v1/regions", "/v1/secrets/app"]) {
+      assert.notEqual((await t.json("GET", path)).status, 401, path);
+      await expectError(t.json("GET", path, { key: wrongSecret }), 401, "UNAUTHORIZED");
+    }
+    await expectError(
+      t.json("PUT", "/v1/secrets/app", { key: wrongSecret, body: secrets({ A: "1" }) }),
+      401,
+      "UNAUTHORIZED",
+    );
+  },
+);
+
+backendTest(
   "GET /secrets: 200 with exactly the SPEC 2.1 fields; errorMessage only on failed",
   async (backend) => {
     await using t = await testApp(backend);
@@ -178,6 +197,14 @@ backendTest("organizations are isolated on every route", async (backend) => {
   const other = await addKey(t.storage, "globex");
   await t.json("PUT", "/v1/secrets/ours", { body: secrets({ A: "1", B: "2" }) });
 
+  // Each organization's list right after the other's, so that any cache shared between them
+  // (of keys or of lists) would answer one with the other's.
+  const listOf = async (key: string) =>
+    (await t.json("GET", "/v1/secrets", { key })).body.sets.map((set: JsonBody) => set.name);
+  for (let round = 0; round < 2; round++) {
+    assert.deepEqual(await listOf(t.key), ["ours"]);
+    assert.deepEqual(await listOf(other), []);
+  }
   assert.deepEqual((await t.json("GET", "/v1/secrets", { key: other })).body, { sets: [] });
   await expectError(t.json("GET", "/v1/secrets/ours", { key: other }), 404, "NOT_FOUND");
   await expectError(t.json("DELETE", "/v1/secrets/ours/keys/A", { key: other }), 404, "NOT_FOUND");
@@ -199,6 +226,18 @@ backendTest("organizations are isolated on every route", async (backend) => {
     (await t.json("GET", "/v1/secrets/ours", { key: other })).body.type,
     "imagePullSecret",
   );
+  for (let round = 0; round < 2; round++) {
+    assert.deepEqual(
+      (await t.json("GET", "/v1/secrets")).body.sets.map((set: JsonBody) => set.type),
+      ["secret"],
+    );
+    assert.deepEqual(
+      (await t.json("GET", "/v1/secrets", { key: other })).body.sets.map((set: JsonBody) =>
+        set.type
+      ),
+      ["imagePullSecret"],
+    );
+  }
   assert.equal((await t.json("GET", "/v1/regions", { key: other })).status, 200);
 });
 
