@@ -402,7 +402,16 @@ backendTest("PUT: non-JSON is 400, another content type 415, never 500", async (
     "VALIDATION_ERROR",
   );
   for (
-    const contentType of ["text/plain", "application/json; charset=latin1", "application/jsonx"]
+    const contentType of [
+      "text/plain",
+      "application/json; charset=latin1",
+      "application/jsonx",
+      // Not RFC 9110 media types: a parameter without a value, junk, a space inside the type.
+      "application/json; charset",
+      "application/json x",
+      "application /json",
+      "application/json; charset=utf-8; =x",
+    ]
   ) {
     await expectError(
       t.json("PUT", "/v1/secrets/a", {
@@ -431,23 +440,6 @@ backendTest("PUT: non-JSON is 400, another content type 415, never 500", async (
       headers: { "content-type": contentType },
     });
     assert.ok(ok.status === 200 || ok.status === 201, `${contentType}: ${JSON.stringify(ok.body)}`);
-  }
-  for (
-    const contentType of [
-      "application/json; charset",
-      "application/json x",
-      "application /json",
-      "application/json; charset=utf-8; charset=latin1; =x",
-    ]
-  ) {
-    await expectError(
-      t.json("PUT", "/v1/secrets/a", {
-        body: JSON.stringify(secrets({ A: "1" })),
-        headers: { "content-type": contentType },
-      }),
-      415,
-      "UNSUPPORTED_MEDIA_TYPE",
-    );
   }
 });
 
