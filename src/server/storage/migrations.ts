@@ -62,6 +62,18 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
     // until it changes, by any server process.
     version: 2,
     sql: `ALTER TABLE organizations ADD COLUMN sets_version ${bigint} NOT NULL DEFAULT 0;`,
+  }, {
+    // When each key was last written, for GET /secrets/{name}. Keys written before this version
+    // take their set's last write. Version 3 is left to another change; the runner applies
+    // whatever is newer than the database, so the gap is harmless.
+    version: 4,
+    sql: `
+      ALTER TABLE secret_values ADD COLUMN written_at ${bigint} NOT NULL DEFAULT 0;
+      UPDATE secret_values SET written_at = (
+        SELECT s.updated_at FROM secret_sets s
+        WHERE s.org_id = secret_values.org_id AND s.name = secret_values.set_name
+      );
+    `,
   }];
 }
 
