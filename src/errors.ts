@@ -10,6 +10,8 @@ export const ExitCode = {
   Auth: 3,
   NotFound: 4,
   Conflict: 5,
+  /** `--wait` saw the set fail to provision. */
+  ProvisioningFailed: 6,
   Cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -47,6 +49,11 @@ export class NotFoundError extends VoicebotError {
 /** Something already there stands in the way (existing files, a name taken by another type). */
 export class ConflictError extends VoicebotError {
   override readonly exitCode = ExitCode.Conflict;
+}
+
+/** A set written with `--wait` ended `failed`; the message is the server's errorMessage. */
+export class ProvisioningFailedError extends VoicebotError {
+  override readonly exitCode = ExitCode.ProvisioningFailed;
 }
 
 /** The user cancelled at a prompt, or pressed Ctrl-C. */

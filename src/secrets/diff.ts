@@ -1,0 +1,57 @@
+/**
+ * `voicebot cloud secrets diff`: compare local secrets with a stored set by key, using the
+ * fingerprints of `GET /secrets/{name}`. No value is sent: the local values are fingerprinted
+ * here with the organization's fingerprint key (see docs/API.md, "Value fingerprints").
+ *
+ * @module
+ */
+import { NotFoundError, UsageError } from "../errors.ts";
+import { fingerprint, importFingerprintKey } from "./fingerprint.ts";
+import type { SecretSetDetail } from "./schemas.ts";
+
+export type KeyState = "only-local" | "only-remote" | "same" | "different";
+
+export interface KeyComparison {
+  key: string;
+  state: KeyState;
+}
+
+export interface SetDiff {
+  name: string;
+  region?: string;
+  keys: KeyComparison[];
+}
+
+/** By key, sorted; throws NotFoundError for a missing set. */
+export async function diffSet(
+  getSet: (name: string) => Promise<SecretSetDetail | undefined>,
+  name: string,
+  local: ReadonlyMap<string, string>,
+): Promise<SetDiff> {
+  const set = await getSet(name);
+  if (!set) {
+    throw new NotFoundError(`No set named "${name}".`, {
+      hint: "every key is only local; create the set with `voicebot cloud secrets set`.",
+    });
+  }
+  if (set.type !== "secret") {
+    throw new UsageError(`"${name}" is an image pull secret; diff compares secret sets.`);
+  }
+  if (!set.fingerprintKey || !set.keyDetails) {
+    throw new UsageError("this server does not return fingerprints; it cannot compare values.", {
+      hint: "upgrade the server (voicebot cloud serve).",
+    });
+  }
+  const hmacKey = await importFingerprintKey(set.fingerprintKey);
+  const remote = new Map(set.keyDetails.map((detail) => [detail.key, detail.fingerprint]));
+  const keys = [...new Set([...local.keys(), ...remote.keys()])].sort();
+  const comparisons = await Promise.all(keys.map(async (key): Promise<KeyComparison> => {
+    const localValue = local.get(key);
+    const remoteFingerprint = remote.get(key);
+    if (localValue === undefined) return { key, state: "only-remote" };
+    if (remoteFingerprint === undefined) return { key, state: "only-local" };
+    const same = await fingerprint(hmacKey, localValue) === remoteFingerprint;
+    return { key, state: same ? "same" : "different" };
+  }));
+  return { name, region: set.region, keys: comparisons };
+}
