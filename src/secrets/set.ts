@@ -53,45 +53,50 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
   const nameProblem = setNameProblem(input.name);
   if (nameProblem) problems.push(nameProblem);
 
-  const given: { key: string; value: string; origin: Origin }[] = [];
-  input.pairs.forEach((pair, i) => {
-    const origin = `argument ${i + 2}`;
-    const equals = pair.indexOf("=");
-    if (equals === -1) {
-      // The argument may be a value typed without its key: never echo it.
-      problems.push(`${origin}: expected KEY=value, found no "="`);
-      return;
-    }
-    given.push({ key: pair.slice(0, equals), value: pair.slice(equals + 1), origin });
-  });
-  if (input.file) {
-    const { label, text } = input.file;
-    const parsed = parseDotenv(text);
-    for (const problem of parsed.problems) {
-      problems.push(`${label}:${problem.line}: ${problem.message}`);
-    }
-    for (const entry of parsed.entries) {
-      given.push({ key: entry.key, value: entry.value, origin: `${label}:${entry.line}` });
-    }
-  }
-
+  // Each source is checked in the order given, so that problems read top to bottom.
   const secrets: CheckedSecrets = new Map();
-  for (const { key, value, origin } of given) {
+  let count = 0;
+  const add = (key: string, value: string, origin: Origin) => {
+    count++;
     if (!KEY_NAME_PATTERN.test(key)) {
       problems.push(`${origin}: key ${describeKey(key)} ${KEY_NAME_RULE}`);
-      continue;
+      return;
     }
     if (value === "" && !input.allowEmpty) {
       problems.push(`${origin}: ${key} is empty (add --allow-empty to store an empty value)`);
     }
     const first = secrets.get(key);
-    if (!first) {
-      secrets.set(key, { value, origin });
-    } else if (first.value !== value) {
+    if (!first) secrets.set(key, { value, origin });
+    else if (first.value !== value) {
       problems.push(`${origin}: ${key} is also given at ${first.origin}, with another value`);
     }
+  };
+  input.pairs.forEach((pair, i) => {
+    const origin = `argument ${i + 2}`;
+    const equals = pair.indexOf("=");
+    // An argument without "=" may be a value typed without its key: never echo it.
+    if (equals === -1) {
+      count++;
+      problems.push(`${origin}: expected KEY=value, found no "="`);
+    } else add(pair.slice(0, equals), pair.slice(equals + 1), origin);
+  });
+  if (input.file) {
+    const { label, text } = input.file;
+    const parsed = parseDotenv(text);
+    const lines = [
+      ...parsed.problems.map((problem) => ({ line: problem.line, problem })),
+      ...parsed.entries.map((entry) => ({ line: entry.line, entry })),
+    ].sort((a, b) => a.line - b.line);
+    for (const item of lines) {
+      const origin = `${label}:${item.line}`;
+      if ("problem" in item) {
+        count++;
+        problems.push(`${origin}: ${item.problem.message}`);
+      } else add(item.entry.key, item.entry.value, origin);
+    }
   }
-  if (given.length === 0 && problems.length === 0) {
+
+  if (count === 0 && problems.length === 0) {
     problems.push("no secrets given: pass KEY=value arguments or --file .env");
   }
   if (problems.length) {

@@ -40,10 +40,10 @@ Deno.test("set input: every problem at once, each naming its source, no value qu
   assert.deepEqual(problems, [
     'set name "bad name!": must be 1 to 63 letters, digits or hyphens',
     'argument 2: expected KEY=value, found no "="',
-    "prod.env:2: expected KEY=value: this line has no `=`",
     'argument 3: key "1BAD" must start with a letter or _, then letters, digits or _, at most 128 characters',
     "argument 5: E is empty (add --allow-empty to store an empty value)",
     "prod.env:1: A is also given at argument 4, with another value",
+    "prod.env:2: expected KEY=value: this line has no `=`",
     "prod.env:4: LATE is empty (add --allow-empty to store an empty value)",
   ]);
   const text = problems.join("\n");

@@ -1,11 +1,12 @@
 /** The `cloud` group. Subcommands import their heavy parts (server, database, tables) lazily. */
 import { define } from "gunshi";
 import serve from "./serve.ts";
+import secrets from "./secrets.ts";
 
 export default define({
   name: "cloud",
   description: "Work with the voicebot cloud: serve the secrets API.",
-  subCommands: { serve },
+  subCommands: { serve, secrets },
   run: () => {
     // Only reached with no subcommand: show what the group holds.
     console.log(

@@ -1,0 +1,71 @@
+/** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
+import { UsageError } from "../../errors.ts";
+import type { SecretsApi } from "../../secrets/set.ts";
+import type { SecretSetDetail } from "../../secrets/schemas.ts";
+
+/** More than any real .env; a pipe that never ends is refused rather than read forever. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+/** The dotenv text of `--file PATH`, or of stdin for `-`, labelled as problems will name it. */
+export async function readSecretsFile(path: string): Promise<{ label: string; text: string }> {
+  if (path === "-") return { label: "stdin", text: await readStdin() };
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw new UsageError(`--file ${path} is not a file.`);
+    if (info.size > MAX_INPUT_BYTES) {
+      throw new UsageError(`--file ${path} is over ${MAX_INPUT_BYTES} bytes.`);
+    }
+    return { label: path, text: await Deno.readTextFile(path) };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`--file ${path}: no such file.`, {
+        hint: path.endsWith(".env") ? "copy .env.example to .env and fill it in." : undefined,
+      });
+    }
+    throw new UsageError(`--file ${path} cannot be read: ${(error as Error).message}`);
+  }
+}
+
+/** All of stdin as UTF-8, at most MAX_INPUT_BYTES. */
+export async function readStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is over ${MAX_INPUT_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** `--wait`: polls until ready or failed, with a spinner on stderr when it is a terminal. */
+export async function waitWithSpinner(
+  api: SecretsApi,
+  name: string,
+  timeoutSeconds: number,
+  show: boolean,
+): Promise<SecretSetDetail> {
+  if (!(timeoutSeconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
+  const { waitForSet } = await import("../../secrets/wait.ts");
+  const wait = () => waitForSet((n) => api.getSet(n), name, { timeoutMs: timeoutSeconds * 1000 });
+  if (!show || !Deno.stderr.isTerminal()) return await wait();
+  const { spinner } = await import("@clack/prompts");
+  const { stderr } = await import("node:process");
+  const spin = spinner({ output: stderr });
+  spin.start(`Waiting for "${name}" to be ready`);
+  try {
+    const set = await wait();
+    spin.stop(`"${name}" is ${set.status}`);
+    return set;
+  } catch (error) {
+    spin.stop(`Stopped waiting for "${name}"`);
+    throw error;
+  }
+}

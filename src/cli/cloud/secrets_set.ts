@@ -1,0 +1,141 @@
+/**
+ * `voicebot cloud secrets set <name> [KEY=value ...] [--file .env]`: check everything, show what
+ * the write will do, confirm when it overwrites or removes keys, then one atomic PUT.
+ */
+import { define } from "gunshi";
+import { ProvisioningFailedError, UsageError } from "../../errors.ts";
+import { printJson, printNote, printSuccess } from "../output.ts";
+import type { SetPlan } from "../../secrets/set.ts";
+import type { SecretSetSummary } from "../../secrets/schemas.ts";
+import { confirm, isInteractive, openSecretsApi } from "./secrets_context.ts";
+import { readSecretsFile, waitWithSpinner } from "./secrets_io.ts";
+
+export default define({
+  name: "set",
+  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file",
+  args: {
+    file: {
+      type: "string",
+      short: "f",
+      description: "A dotenv file of KEY=value lines; `-` reads stdin",
+    },
+    skip: { type: "boolean", short: "s", description: "Skip the confirmation" },
+    yes: { type: "boolean", short: "y", description: "Same as --skip" },
+    organization: { type: "string", short: "o", description: "Organization to act in" },
+    region: {
+      type: "string",
+      short: "r",
+      description: "Region of a new set (default: the organization's default region)",
+    },
+    replace: {
+      type: "boolean",
+      description: "The set ends with exactly these keys; others are removed",
+    },
+    wait: {
+      type: "boolean",
+      description: "Wait until the set is ready (exit 6 if it fails)",
+    },
+    "wait-timeout": {
+      type: "number",
+      default: 120,
+      description: "Seconds --wait waits at most",
+    },
+    "dry-run": { type: "boolean", description: "Check and show what would change; send nothing" },
+    "allow-empty": { type: "boolean", description: "Allow empty values" },
+    json: { type: "boolean", description: "Print the outcome as JSON on stdout" },
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const [name, ...pairs] = ctx.positionals.slice(ctx.commandPath.length);
+    if (name === undefined) {
+      throw new UsageError("missing the set name.", {
+        hint: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
+      });
+    }
+    const { checkSecretsInput, planSet, applySet } = await import("../../secrets/set.ts");
+    const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
+    const secrets = checkSecretsInput({
+      name,
+      pairs,
+      file,
+      allowEmpty: values["allow-empty"] ?? false,
+    });
+    const api = await openSecretsApi(values.organization);
+    const plan = await planSet(api, name, [...secrets.keys()], {
+      region: values.region,
+      replace: values.replace ?? false,
+    });
+
+    if (values["dry-run"]) {
+      if (values.json) printJson({ dryRun: true, ...plan });
+      else console.log(describePlan(plan, "would"));
+      return;
+    }
+    const destructive = plan.overwrite.length > 0 || plan.remove.length > 0;
+    const skip = values.skip || values.yes;
+    if (!skip && isInteractive()) {
+      console.error(describePlan(plan, "will"));
+      if (!await confirm(`Write ${secrets.size} key(s) to "${name}" in ${plan.region}?`)) {
+        printNote("Nothing was sent.");
+        return;
+      }
+    } else if (!skip && destructive) {
+      throw new UsageError(
+        `this would ${
+          plan.remove.length ? "remove" : "overwrite"
+        } keys of "${name}", which needs a confirmation, and there is no terminal to ask on.`,
+        {
+          problems: describePlan(plan, "would").split("\n").slice(1).map((line) => line.trim()),
+          hint: "add --yes (or --skip) to write anyway; nothing was sent.",
+        },
+      );
+    }
+
+    const outcome = await applySet(api, plan, secrets);
+    let set = outcome.set;
+    if (values.wait) {
+      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+    }
+    if (values.json) {
+      printJson({ ...outcome, set, removed: plan.remove });
+    } else {
+      const parts = [
+        outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
+        outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",
+        plan.remove.length ? `removed ${plan.remove.join(", ")}` : "",
+      ].filter(Boolean);
+      printSuccess(
+        `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
+          parts.join("; ")
+        }. Status: ${set.status}.`,
+      );
+    }
+    if (set.status === "failed") {
+      throw new ProvisioningFailedError(`"${name}" failed to provision: ${set.errorMessage}`);
+    }
+    if (!values.json) {
+      printNote(
+        set.status === "ready"
+          ? `Next: use the set "${name}" in the agent's configuration (its region is ${plan.region}).`
+          : `Next: check it is ready with \`voicebot cloud secrets list ${name}\` (or add --wait).`,
+      );
+    }
+  },
+});
+
+/** The summary fields of a set: its detail also carries the fingerprint key, never printed. */
+export function summaryOf(set: SecretSetSummary): SecretSetSummary {
+  const { name, type, region, status, errorMessage } = set;
+  return { name, type, region, status, ...(errorMessage === undefined ? {} : { errorMessage }) };
+}
+
+/** The plan as lines for a person: names only, never a value. */
+export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
+  const lines = [
+    `Secret set "${plan.name}" in ${plan.region}${plan.isNew ? " (new)" : ""} ${verb}:`,
+  ];
+  if (plan.create.length) lines.push(`  create     ${plan.create.join(", ")}`);
+  if (plan.overwrite.length) lines.push(`  overwrite  ${plan.overwrite.join(", ")}`);
+  if (plan.remove.length) lines.push(`  remove     ${plan.remove.join(", ")}`);
+  return lines.join("\n");
+}
