@@ -98,7 +98,7 @@ export default define({
     }
     if (values.json) {
       printJson({ ...outcome, set, removed: plan.remove });
-    } else {
+    } else if (set.status !== "failed") {
       const parts = [
         outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
         outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",

@@ -1,0 +1,57 @@
+/**
+ * `voicebot cloud secrets diff <name> [--file .env | KEY=value ...]`: by key, what is only local,
+ * only remote, the same or different. No value is sent or printed.
+ */
+import { define } from "gunshi";
+import { UsageError } from "../../errors.ts";
+import { printJson } from "../output.ts";
+import { openSecretsApi } from "./secrets_context.ts";
+import { readSecretsFile } from "./secrets_io.ts";
+
+const LABELS = {
+  "only-local": "only local",
+  "only-remote": "only remote",
+  same: "same",
+  different: "different",
+} as const;
+
+export default define({
+  name: "diff",
+  description: "Compare local secrets with a stored set by key, without sending any value",
+  args: {
+    file: {
+      type: "string",
+      short: "f",
+      description: "A dotenv file of KEY=value lines; `-` reads stdin",
+    },
+    organization: { type: "string", short: "o", description: "Organization to act in" },
+    json: { type: "boolean", description: "Print the comparison as JSON" },
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const [name, ...pairs] = ctx.positionals.slice(ctx.commandPath.length);
+    if (name === undefined) {
+      throw new UsageError("missing the set name.", {
+        hint: "`voicebot cloud secrets diff NAME --file .env` or `... diff NAME KEY=value ...`.",
+      });
+    }
+    const { checkSecretsInput } = await import("../../secrets/set.ts");
+    const { diffSet } = await import("../../secrets/diff.ts");
+    const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
+    const local = checkSecretsInput({ name, pairs, file, allowEmpty: true });
+    const api = await openSecretsApi(values.organization);
+    const result = await diffSet(
+      (n) => api.getSet(n),
+      name,
+      new Map([...local].map(([key, { value }]) => [key, value])),
+    );
+    if (values.json) return printJson(result);
+    const width = Math.max(3, ...result.keys.map(({ key }) => key.length));
+    console.log(`${"KEY".padEnd(width)}  STATE`);
+    for (const { key, state } of result.keys) console.log(`${key.padEnd(width)}  ${LABELS[state]}`);
+    const counts = Object.keys(LABELS).map((state) =>
+      [state, result.keys.filter((k) => k.state === state).length] as const
+    ).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${LABELS[state as keyof typeof LABELS]}`);
+    console.error(`"${name}" (${result.region}): ${counts.join(", ")}.`);
+  },
+});
