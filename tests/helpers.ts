@@ -17,13 +17,14 @@ export interface CliResult {
 
 export async function voicebot(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
-  const output = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", ENTRY, ...args],
     cwd: options.cwd,
-    stdin: "null",
+    // `input` is piped to stdin and closed; without it stdin is null, as in a detached script.
+    stdin: options.input === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     env: {
@@ -32,7 +33,13 @@ export async function voicebot(
       XDG_CONFIG_HOME: join(home.path, ".config"),
       ...options.env,
     },
-  }).output();
+  }).spawn();
+  if (options.input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.input));
+    await writer.close();
+  }
+  const output = await child.output();
   const decoder = new TextDecoder();
   return {
     code: output.code,

@@ -42,16 +42,29 @@ export async function diffSet(
       hint: "upgrade the server (voicebot cloud serve).",
     });
   }
-  const hmacKey = await importFingerprintKey(set.fingerprintKey);
-  const remote = new Map(set.keyDetails.map((detail) => [detail.key, detail.fingerprint]));
+  const comparisons = await compareWithSet(set, local);
+  return { name, region: set.region, keys: comparisons };
+}
+
+/**
+ * Each key of either side, sorted, with its state. Without fingerprints (a server from before
+ * them) a key on both sides counts as different.
+ */
+export async function compareWithSet(
+  set: SecretSetDetail,
+  local: ReadonlyMap<string, string>,
+): Promise<KeyComparison[]> {
+  const hmacKey = set.fingerprintKey ? await importFingerprintKey(set.fingerprintKey) : undefined;
+  const remote = new Map<string, string | undefined>(set.keys.map((key) => [key, undefined]));
+  for (const detail of set.keyDetails ?? []) remote.set(detail.key, detail.fingerprint);
   const keys = [...new Set([...local.keys(), ...remote.keys()])].sort();
-  const comparisons = await Promise.all(keys.map(async (key): Promise<KeyComparison> => {
+  return await Promise.all(keys.map(async (key): Promise<KeyComparison> => {
     const localValue = local.get(key);
-    const remoteFingerprint = remote.get(key);
     if (localValue === undefined) return { key, state: "only-remote" };
-    if (remoteFingerprint === undefined) return { key, state: "only-local" };
-    const same = await fingerprint(hmacKey, localValue) === remoteFingerprint;
+    if (!remote.has(key)) return { key, state: "only-local" };
+    const remoteFingerprint = remote.get(key);
+    const same = hmacKey !== undefined && remoteFingerprint !== undefined &&
+      await fingerprint(hmacKey, localValue) === remoteFingerprint;
     return { key, state: same ? "same" : "different" };
   }));
-  return { name, region: set.region, keys: comparisons };
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { ConflictError, UsageError } from "../errors.ts";
+import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
 import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
 import type {
@@ -130,7 +131,10 @@ export interface SetPlan {
   /** True when the set does not exist yet. */
   isNew: boolean;
   create: string[];
+  /** Stored keys given another value. */
   overwrite: string[];
+  /** Stored keys given the value they hold already (told by the fingerprints). */
+  unchanged: string[];
   /** With `replace`: the keys that will be gone. */
   remove: string[];
   replace: boolean;
@@ -144,21 +148,24 @@ export interface SetPlan {
 export async function planSet(
   api: SecretsApi,
   name: string,
-  keys: readonly string[],
+  secrets: CheckedSecrets,
   options: { region?: string; replace: boolean },
 ): Promise<SetPlan> {
   const existing = await api.getSet(name);
   const region = await placeSet(api, name, "secret", existing, options.region);
-  const stored = new Set(existing?.keys ?? []);
-  const given = new Set(keys);
-  const sorted = [...keys].sort();
+  const local = new Map([...secrets].map(([key, { value }]) => [key, value]));
+  const compared = existing
+    ? await compareWithSet(existing, local)
+    : [...local.keys()].sort().map((key) => ({ key, state: "only-local" }));
+  const having = (state: string) => compared.filter((c) => c.state === state).map((c) => c.key);
   return {
     name,
     region,
     isNew: !existing,
-    create: sorted.filter((key) => !stored.has(key)),
-    overwrite: sorted.filter((key) => stored.has(key)),
-    remove: options.replace ? [...stored].filter((key) => !given.has(key)).sort() : [],
+    create: having("only-local"),
+    overwrite: having("different"),
+    unchanged: having("same"),
+    remove: options.replace ? having("only-remote") : [],
     replace: options.replace,
   };
 }

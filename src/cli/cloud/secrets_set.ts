@@ -61,7 +61,7 @@ export default define({
       allowEmpty: values["allow-empty"] ?? false,
     });
     const api = await openSecretsApi(values.organization);
-    const plan = await planSet(api, name, [...secrets.keys()], {
+    const plan = await planSet(api, name, secrets, {
       region: values.region,
       replace: values.replace ?? false,
     });
@@ -136,6 +136,7 @@ export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
   ];
   if (plan.create.length) lines.push(`  create     ${plan.create.join(", ")}`);
   if (plan.overwrite.length) lines.push(`  overwrite  ${plan.overwrite.join(", ")}`);
+  if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
   if (plan.remove.length) lines.push(`  remove     ${plan.remove.join(", ")}`);
   return lines.join("\n");
 }
