@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { type CliResult, tempDir, voicebot } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
 import { api, type SpawnedServer, spawnServer } from "./helpers_server.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 
@@ -356,6 +358,143 @@ Deno.test("the secrets command of a freshly scaffolded quickstart's README runs 
       });
       assert.equal(run.code, 0, `${line}\n${run.stderr}`);
     }
+  });
+});
+
+/** The CLI in a real terminal (tmux), driven with keystrokes; every wait is bounded. */
+async function inTerminal(
+  server: SpawnedServer,
+  key: string,
+  args: string[],
+  fn: (term: Terminal) => Promise<void>,
+) {
+  await using home = await tempDir();
+  const session = `voicebot-i7b-${crypto.getRandomValues(new Uint8Array(6)).toHex()}`;
+  const script = join(home.path, "run.sh");
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  await Deno.writeTextFile(
+    script,
+    [
+      `export NO_COLOR=1 HOME=${quote(home.path)} VOICEBOT_API_URL=${quote(server.baseUrl)}`,
+      `export VOICEBOT_API_KEY=${quote(key)}`,
+      `${quote(Deno.execPath())} run -A --quiet ${quote(MAIN)} ${args.map(quote).join(" ")}`,
+      'echo "EXIT=$?"',
+      "sleep 60",
+    ].join("\n"),
+  );
+  const tmux = (...tmuxArgs: string[]) =>
+    new Deno.Command("tmux", { args: tmuxArgs, stdout: "piped", stderr: "null" }).output();
+  await tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", `bash ${script}`);
+  const screen = async () =>
+    new TextDecoder().decode((await tmux("capture-pane", "-p", "-t", session)).stdout);
+  const term: Terminal = {
+    screen,
+    async waitFor(pattern, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      let text = "";
+      while (Date.now() < deadline) {
+        text = await screen();
+        const match = pattern.exec(text);
+        if (match) return match;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`timed out waiting for ${pattern} on the screen:\n${text}`);
+    },
+    async type(text) {
+      await tmux("send-keys", "-t", session, "-l", text);
+    },
+    async press(keyName) {
+      await tmux("send-keys", "-t", session, keyName);
+    },
+  };
+  try {
+    await fn(term);
+    transcript.push(await screen());
+  } finally {
+    await tmux("kill-session", "-t", session);
+  }
+}
+
+interface Terminal {
+  screen(): Promise<string>;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  type(text: string): Promise<void>;
+  press(key: string): Promise<void>;
+}
+
+Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async () => {
+  await withServer(async (server, key) => {
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "tty-reg",
+      "r.example.com",
+    ], async (term) => {
+      await term.waitFor(/Registry username/);
+      await term.type("robot-user");
+      await term.press("Enter");
+      await term.waitFor(/Registry password/);
+      await term.type(VALUES.registryPassword);
+      // Typed but not yet sent: the screen shows none of it.
+      const typed = await term.screen();
+      assert.ok(!typed.includes("robot-user") && !typed.includes(VALUES.registryPassword), typed);
+      assert.ok(!/[▪*•]/.test(typed), `no mask either, not even the length:\n${typed}`);
+      await term.press("Enter");
+      await term.waitFor(/EXIT=0/);
+      const screen = await term.screen();
+      assert.match(screen, /Created image pull secret "tty-reg"/);
+      assert.ok(
+        !screen.includes("robot-user") && !screen.includes(VALUES.registryPassword),
+        screen,
+      );
+    });
+    assert.equal((await detail(server, key, "tty-reg")).host, "r.example.com");
+  });
+});
+
+Deno.test("set: the confirmation in a terminal, answered with real keystrokes", async () => {
+  await withServer(async (server, key) => {
+    assert.equal(
+      (await cli(server, key, ["cloud", "secrets", "set", "app", "A=1", "B=2"])).code,
+      0,
+    );
+    const before = await detail(server, key, "app");
+    // No: nothing is written.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+      async (term) => {
+        await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
+        const screen = await term.screen();
+        assert.match(screen, /create {5}C/);
+        assert.match(screen, /overwrite {2}A/);
+        assert.match(screen, /remove {5}B/);
+        await term.type("n");
+        await term.press("Enter");
+        await term.waitFor(/EXIT=0/);
+        assert.match(await term.screen(), /Nothing was sent/);
+      },
+    );
+    assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
+    // Yes: written.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+      async (term) => {
+        await term.waitFor(/Write 2 key\(s\)/);
+        await term.type("y");
+        await term.press("Enter");
+        await term.waitFor(/EXIT=0/);
+        assert.match(
+          await term.screen(),
+          /Updated secret set "app" in us-west: created C; updated A; removed B/,
+        );
+      },
+    );
+    assert.deepEqual((await detail(server, key, "app")).keys, ["A", "C"]);
   });
 });
 

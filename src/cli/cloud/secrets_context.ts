@@ -57,7 +57,8 @@ export async function confirm(message: string): Promise<boolean> {
 
 export async function password(message: string): Promise<string> {
   const clack = await import("@clack/prompts");
-  const answer = await clack.password({ message });
+  // No mask either: a hidden prompt echoes nothing, not even the length.
+  const answer = await clack.password({ message, mask: "" });
   if (clack.isCancel(answer)) throw new CancelledError();
   return answer;
 }
