@@ -7,9 +7,11 @@
  */
 import { AuthError, CancelledError, UsageError, VoicebotError } from "../../errors.ts";
 import type { SecretsApi } from "../../secrets/set.ts";
-import { PutSecretSetResponse, RegionsResponse, SecretSetDetail } from "../../secrets/schemas.ts";
 
-export function openSecretsApi(_organization: string | undefined): SecretsApi {
+export async function openSecretsApi(_organization: string | undefined): Promise<SecretsApi> {
+  const { PutSecretSetResponse, RegionsResponse, SecretSetDetail } = await import(
+    "../../secrets/schemas.ts"
+  );
   const base = Deno.env.get("VOICEBOT_API_URL");
   const key = Deno.env.get("VOICEBOT_API_KEY");
   if (!base || !key) throw new AuthError("not logged in.");
