@@ -107,6 +107,9 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
     assert.match(changed.stdout, /^PLAIN\s+different$/m);
     assert.match(changed.stdout, /^NEW_ONE\s+only local$/m);
     assert.match(changed.stdout, /^SPACED\s+only remote$/m);
+    const missing = await cli(server, key, ["cloud", "secrets", "diff", "nope", "A=1"]);
+    assert.equal(missing.code, 4);
+    assert.match(missing.stderr, /No set named "nope"/);
   });
 });
 
@@ -304,6 +307,9 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     assert.equal(JSON.parse(failedJson.stdout).set.status, "failed");
     assert.equal(JSON.parse(failedJson.stdout).updated, true);
 
+    const diff = await cli(server, key, ["cloud", "secrets", "diff", "reg", "A=1"]);
+    assert.equal(diff.code, 2);
+    assert.match(diff.stderr, /is an image pull secret; diff compares secret sets/);
     // The name of a secret set is not an image pull secret's, and the other way round.
     assert.equal((await cli(server, key, ["cloud", "secrets", "set", "reg", "A=1"])).code, 5);
     assert.equal((await ips(["broken2", "r.io", "a:b", "-r", "eu-central"])).code, 0);

@@ -52,7 +52,9 @@ export function isInteractive(): boolean {
 
 export async function confirm(message: string): Promise<boolean> {
   const clack = await import("@clack/prompts");
-  const answer = await clack.confirm({ message, initialValue: false });
+  const { stderr: output } = await import("node:process");
+  // On stderr, so that stdout carries only data (one JSON document with --json).
+  const answer = await clack.confirm({ message, initialValue: false, output });
   if (clack.isCancel(answer)) throw new CancelledError();
   return answer;
 }
@@ -60,14 +62,16 @@ export async function confirm(message: string): Promise<boolean> {
 export async function password(message: string): Promise<string> {
   const clack = await import("@clack/prompts");
   // No mask either: a hidden prompt echoes nothing, not even the length.
-  const answer = await clack.password({ message, mask: "" });
+  const { stderr: output } = await import("node:process");
+  const answer = await clack.password({ message, mask: "", output });
   if (clack.isCancel(answer)) throw new CancelledError();
   return answer;
 }
 
 export async function text(message: string): Promise<string> {
   const clack = await import("@clack/prompts");
-  const answer = await clack.text({ message });
+  const { stderr: output } = await import("node:process");
+  const answer = await clack.text({ message, output });
   if (clack.isCancel(answer)) throw new CancelledError();
   return answer;
 }
