@@ -36,13 +36,7 @@ export async function readStdin(): Promise<string> {
     if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is over ${MAX_INPUT_BYTES} bytes.`);
     chunks.push(chunk);
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return new TextDecoder().decode(all);
+  return await new Blob(chunks as BlobPart[]).text();
 }
 
 /** `--wait`: polls until ready or failed, with a spinner on stderr when it is a terminal. */
