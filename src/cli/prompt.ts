@@ -86,7 +86,8 @@ export async function confirm(
 export async function password(message: string): Promise<string> {
   requireTerminal(message);
   const { clack: c, output } = await clack();
-  return answered<string>(c, await c.password({ message, output }));
+  // No mask either: a hidden prompt echoes nothing, not even the length of what is typed.
+  return answered<string>(c, await c.password({ message, mask: "", output }));
 }
 
 export async function text(

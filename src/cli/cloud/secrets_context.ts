@@ -1,13 +1,12 @@
 /**
  * What the `set`, `diff` and `image-pull-secret` commands need from around them: the API client
- * for the chosen organization, and prompts that only run on a terminal.
+ * for the chosen organization, and the prompter.
  *
  * TEMPORARY seam until the shared client and prompter land: reads VOICEBOT_API_URL and
  * VOICEBOT_API_KEY only.
  */
 import {
   AuthError,
-  CancelledError,
   ConflictError,
   NotFoundError,
   UsageError,
@@ -73,32 +72,4 @@ export async function openSecretsApi(_organization: string | undefined): Promise
   };
 }
 
-export function isInteractive(): boolean {
-  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
-}
-
-export async function confirm(message: string): Promise<boolean> {
-  const clack = await import("@clack/prompts");
-  const { stderr: output } = await import("node:process");
-  // On stderr, so that stdout carries only data (one JSON document with --json).
-  const answer = await clack.confirm({ message, initialValue: false, output });
-  if (clack.isCancel(answer)) throw new CancelledError();
-  return answer;
-}
-
-export async function password(message: string): Promise<string> {
-  const clack = await import("@clack/prompts");
-  // No mask either: a hidden prompt echoes nothing, not even the length.
-  const { stderr: output } = await import("node:process");
-  const answer = await clack.password({ message, mask: "", output });
-  if (clack.isCancel(answer)) throw new CancelledError();
-  return answer;
-}
-
-export async function text(message: string): Promise<string> {
-  const clack = await import("@clack/prompts");
-  const { stderr: output } = await import("node:process");
-  const answer = await clack.text({ message, output });
-  if (clack.isCancel(answer)) throw new CancelledError();
-  return answer;
-}
+export { confirm, isInteractive, password } from "../prompt.ts";

@@ -39,7 +39,7 @@ export async function readStdin(): Promise<string> {
   return await new Blob(chunks as BlobPart[]).text();
 }
 
-/** `--wait`: polls until ready or failed, with a spinner on stderr when it is a terminal. */
+/** `--wait`: polls until ready or failed, with a spinner on a terminal. */
 export async function waitWithSpinner(
   api: SecretsApi,
   name: string,
@@ -49,17 +49,17 @@ export async function waitWithSpinner(
   if (!(timeoutSeconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
   const { waitForSet } = await import("../../secrets/wait.ts");
   const wait = () => waitForSet((n) => api.getSet(n), name, { timeoutMs: timeoutSeconds * 1000 });
-  if (!show || !Deno.stderr.isTerminal()) return await wait();
-  const { spinner } = await import("@clack/prompts");
-  const { stderr } = await import("node:process");
-  const spin = spinner({ output: stderr });
+  if (!show) return await wait();
+  const { spinner } = await import("../prompt.ts");
+  const spin = spinner();
   spin.start(`Waiting for "${name}" to be ready`);
   try {
     const set = await wait();
-    spin.stop(`"${name}" is ${set.status}`);
+    if (set.status === "failed") spin.error(`"${name}" failed`);
+    else spin.stop(`"${name}" is ${set.status}`);
     return set;
   } catch (error) {
-    spin.stop(`Stopped waiting for "${name}"`);
+    spin.error(`Stopped waiting for "${name}"`);
     throw error;
   }
 }
