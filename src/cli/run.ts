@@ -4,7 +4,7 @@
 import { cli, define } from "gunshi";
 import { VERSION } from "../version.ts";
 import { ExitCode, VoicebotError } from "../errors.ts";
-import { printError } from "./output.ts";
+import { printError, printNote } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
 
@@ -45,6 +45,10 @@ function report(error: unknown, verbose: boolean): number {
   }
   if (error instanceof VoicebotError) {
     printError(error.message, error.problems, error.hint);
+    if (error.api) {
+      const { status, code, requestId } = error.api;
+      printNote(`(HTTP ${status} ${code}${requestId ? `, request id ${requestId}` : ""})`);
+    }
     if (verbose && error.cause) console.error(error.cause);
     return error.exitCode;
   }
