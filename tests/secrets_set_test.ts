@@ -466,7 +466,7 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
       0,
     );
     const before = await detail(server, key, "app");
-    // No: nothing is written.
+    // No: a cancellation (exit 130), nothing written.
     await inTerminal(
       server,
       key,
@@ -479,8 +479,8 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
         assert.match(screen, /remove {5}B/);
         await term.type("n");
         await term.press("Enter");
-        await term.waitFor(/EXIT=0/);
-        assert.match(await term.screen(), /Nothing was sent/);
+        await term.waitFor(/EXIT=130/);
+        assert.match(await term.screen(), /Cancelled; nothing was changed/);
       },
     );
     assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);

@@ -4,7 +4,7 @@
 import { cli, define } from "gunshi";
 import { VERSION } from "../version.ts";
 import { ExitCode, VoicebotError } from "../errors.ts";
-import { printError, printNote } from "./output.ts";
+import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
 
@@ -44,11 +44,11 @@ function report(error: unknown, verbose: boolean): number {
     return ExitCode.Usage;
   }
   if (error instanceof VoicebotError) {
-    printError(error.message, error.problems, error.hint);
-    if (error.api) {
-      const { status, code, requestId } = error.api;
-      printNote(`(HTTP ${status} ${code}${requestId ? `, request id ${requestId}` : ""})`);
-    }
+    // An API error shows what the server said, with its request id for a bug report.
+    const api = error.api &&
+      `HTTP ${error.api.status} ${error.api.code}` +
+        (error.api.requestId ? `, request id ${error.api.requestId}` : "");
+    printError(error.message, error.problems, error.hint, api);
     if (verbose && error.cause) console.error(error.cause);
     return error.exitCode;
   }

@@ -1,7 +1,7 @@
 /** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
-import { UsageError } from "../../errors.ts";
-import type { SecretsApi } from "../../secrets/set.ts";
-import type { SecretSetDetail } from "../../secrets/schemas.ts";
+import { UsageError } from "../../../errors.ts";
+import type { SecretsApi } from "../../../secrets/set.ts";
+import type { SecretSetDetail } from "../../../secrets/schemas.ts";
 
 /** More than any real .env; a pipe that never ends is refused rather than read forever. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -39,6 +39,11 @@ export async function readStdin(): Promise<string> {
   return await new Blob(chunks as BlobPart[]).text();
 }
 
+export const waitArgs = {
+  wait: { type: "boolean", description: "Wait until it is ready or failed (exit 6 if it fails)" },
+  "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
+} as const;
+
 /** `--wait`: polls until ready or failed, with a spinner on a terminal. */
 export async function waitWithSpinner(
   api: SecretsApi,
@@ -47,10 +52,10 @@ export async function waitWithSpinner(
   show: boolean,
 ): Promise<SecretSetDetail> {
   if (!(timeoutSeconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
-  const { waitForSet } = await import("../../secrets/wait.ts");
+  const { waitForSet } = await import("../../../secrets/wait.ts");
   const wait = () => waitForSet((n) => api.getSet(n), name, { timeoutMs: timeoutSeconds * 1000 });
   if (!show) return await wait();
-  const { spinner } = await import("../prompt.ts");
+  const { spinner } = await import("../../prompt.ts");
   const spin = spinner();
   spin.start(`Waiting for "${name}" to be ready`);
   try {

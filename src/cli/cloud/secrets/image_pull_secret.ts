@@ -4,11 +4,13 @@
  * `user:password` on stdin. Updated in place when the set exists.
  */
 import { define } from "gunshi";
-import { ProvisioningFailedError, UsageError } from "../../errors.ts";
-import { printJson, printNote, printSuccess } from "../output.ts";
-import { isInteractive, openSecretsApi, password } from "./secrets_context.ts";
-import { readStdin, waitWithSpinner } from "./secrets_io.ts";
-import { summaryOf } from "./secrets_set.ts";
+import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
+import { printJson, printNote, printSuccess } from "../../output.ts";
+import { isInteractive, password } from "../../prompt.ts";
+import { connectionArgs } from "../connect.ts";
+import { connectApi } from "./api.ts";
+import { readStdin, waitArgs, waitWithSpinner } from "./io.ts";
+import { summaryOf } from "./set.ts";
 
 export default define({
   name: "image-pull-secret",
@@ -25,15 +27,13 @@ export default define({
       type: "boolean",
       description: "Read the password from stdin (needs --username)",
     },
-    organization: { type: "string", short: "o", description: "Organization to act in" },
     region: {
       type: "string",
       short: "r",
       description: "Region of a new one (default: the organization's default region)",
     },
-    wait: { type: "boolean", description: "Wait until it is ready (exit 6 if it fails)" },
-    "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
-    json: { type: "boolean", description: "Print the outcome as JSON on stdout" },
+    ...waitArgs,
+    ...connectionArgs,
   },
   run: async (ctx) => {
     const values = ctx.values;
@@ -45,7 +45,7 @@ export default define({
     }
     if (extra.length) throw new UsageError("too many arguments: NAME HOST [credentials].");
     const { checkImagePullSecretInput, encodeCredentials, writeImagePullSecret } = await import(
-      "../../secrets/image_pull_secret.ts"
+      "../../../secrets/image_pull_secret.ts"
     );
     checkImagePullSecretInput(name, host);
     const credentials = await readCredentials(
@@ -55,7 +55,7 @@ export default define({
       values.encode,
     );
     const encoded = encodeCredentials(credentials, values.encode);
-    const api = await openSecretsApi(values.organization);
+    const api = await connectApi(values);
     const { response, updated } = await writeImagePullSecret(api, {
       name,
       host,

@@ -3,10 +3,11 @@
  * only remote, the same or different. No value is sent or printed.
  */
 import { define } from "gunshi";
-import { UsageError } from "../../errors.ts";
-import { printJson } from "../output.ts";
-import { openSecretsApi } from "./secrets_context.ts";
-import { readSecretsFile } from "./secrets_io.ts";
+import { UsageError } from "../../../errors.ts";
+import { printJson } from "../../output.ts";
+import { connectionArgs } from "../connect.ts";
+import { connectApi } from "./api.ts";
+import { readSecretsFile } from "./io.ts";
 
 const LABELS = {
   "only-local": "only local",
@@ -24,8 +25,7 @@ export default define({
       short: "f",
       description: "A dotenv file of KEY=value lines; `-` reads stdin",
     },
-    organization: { type: "string", short: "o", description: "Organization to act in" },
-    json: { type: "boolean", description: "Print the comparison as JSON" },
+    ...connectionArgs,
   },
   run: async (ctx) => {
     const values = ctx.values;
@@ -35,11 +35,11 @@ export default define({
         hint: "`voicebot cloud secrets diff NAME --file .env` or `... diff NAME KEY=value ...`.",
       });
     }
-    const { checkSecretsInput } = await import("../../secrets/set.ts");
-    const { diffSet } = await import("../../secrets/diff.ts");
+    const { checkSecretsInput } = await import("../../../secrets/set.ts");
+    const { diffSet } = await import("../../../secrets/diff.ts");
     const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
     const local = checkSecretsInput({ name, pairs, file, allowEmpty: true });
-    const api = await openSecretsApi(values.organization);
+    const api = await connectApi(values);
     const result = await diffSet(
       (n) => api.getSet(n),
       name,

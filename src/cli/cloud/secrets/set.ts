@@ -3,12 +3,15 @@
  * the write will do, confirm when it overwrites or removes keys, then one atomic PUT.
  */
 import { define } from "gunshi";
-import { ProvisioningFailedError, UsageError } from "../../errors.ts";
-import { printJson, printNote, printSuccess } from "../output.ts";
-import type { SetPlan } from "../../secrets/set.ts";
-import type { SecretSetSummary } from "../../secrets/schemas.ts";
-import { confirm, isInteractive, openSecretsApi } from "./secrets_context.ts";
-import { readSecretsFile, waitWithSpinner } from "./secrets_io.ts";
+import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
+import { printJson, printNote, printSuccess } from "../../output.ts";
+import { isInteractive } from "../../prompt.ts";
+import type { SetPlan } from "../../../secrets/set.ts";
+import type { SecretSetSummary } from "../../../secrets/schemas.ts";
+import { connectionArgs } from "../connect.ts";
+import { connectApi } from "./api.ts";
+import { confirmArgs, confirmOrCancel } from "./common.ts";
+import { readSecretsFile, waitArgs, waitWithSpinner } from "./io.ts";
 
 export default define({
   name: "set",
@@ -19,9 +22,6 @@ export default define({
       short: "f",
       description: "A dotenv file of KEY=value lines; `-` reads stdin",
     },
-    skip: { type: "boolean", short: "s", description: "Skip the confirmation" },
-    yes: { type: "boolean", short: "y", description: "Same as --skip" },
-    organization: { type: "string", short: "o", description: "Organization to act in" },
     region: {
       type: "string",
       short: "r",
@@ -31,18 +31,11 @@ export default define({
       type: "boolean",
       description: "The set ends with exactly these keys; others are removed",
     },
-    wait: {
-      type: "boolean",
-      description: "Wait until the set is ready (exit 6 if it fails)",
-    },
-    "wait-timeout": {
-      type: "number",
-      default: 120,
-      description: "Seconds --wait waits at most",
-    },
+    ...waitArgs,
     "dry-run": { type: "boolean", description: "Check and show what would change; send nothing" },
     "allow-empty": { type: "boolean", description: "Allow empty values" },
-    json: { type: "boolean", description: "Print the outcome as JSON on stdout" },
+    ...confirmArgs,
+    ...connectionArgs,
   },
   run: async (ctx) => {
     const values = ctx.values;
@@ -52,7 +45,7 @@ export default define({
         hint: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
       });
     }
-    const { checkSecretsInput, planSet, applySet } = await import("../../secrets/set.ts");
+    const { checkSecretsInput, planSet, applySet } = await import("../../../secrets/set.ts");
     const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
     const secrets = checkSecretsInput({
       name,
@@ -60,7 +53,7 @@ export default define({
       file,
       allowEmpty: values["allow-empty"] ?? false,
     });
-    const api = await openSecretsApi(values.organization);
+    const api = await connectApi(values);
     const plan = await planSet(api, name, secrets, {
       region: values.region,
       replace: values.replace ?? false,
@@ -75,10 +68,7 @@ export default define({
     const skip = values.skip || values.yes;
     if (!skip && isInteractive()) {
       console.error(describePlan(plan, "will"));
-      if (!await confirm(`Write ${secrets.size} key(s) to "${name}" in ${plan.region}?`)) {
-        printNote("Nothing was sent.");
-        return;
-      }
+      await confirmOrCancel(`Write ${secrets.size} key(s) to "${name}" in ${plan.region}?`);
     } else if (!skip && destructive) {
       throw new UsageError(
         `this would ${
