@@ -107,6 +107,24 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
     assert.match(changed.stdout, /^PLAIN\s+different$/m);
     assert.match(changed.stdout, /^NEW_ONE\s+only local$/m);
     assert.match(changed.stdout, /^SPACED\s+only remote$/m);
+    // list NAME shows each key's last write and fingerprint, never the fingerprint key.
+    const listed = await cli(server, key, ["cloud", "secrets", "list", "app"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const plainRow = set.keyDetails.find((d: { key: string }) => d.key === "PLAIN");
+    assert.match(listed.stdout, /Last written \(UTC\)/);
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `PLAIN\\s*│\\s*\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s*│\\s*${plainRow.fingerprint}`,
+      ),
+    );
+    const listedJson = JSON.parse(
+      (await cli(server, key, ["cloud", "secrets", "list", "app", "--json"])).stdout,
+    );
+    assert.deepEqual(listedJson.keyDetails, set.keyDetails);
+    assert.equal(listedJson.fingerprintKey, undefined);
+    assert.ok(!listed.stdout.includes(set.fingerprintKey));
+
     const missing = await cli(server, key, ["cloud", "secrets", "diff", "nope", "A=1"]);
     assert.equal(missing.code, 4);
     assert.match(missing.stderr, /No set named "nope"/);
