@@ -335,6 +335,49 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
   });
 });
 
+Deno.test("set and diff act in the organization picked with -o", async () => {
+  await withServer(async (server, key, dir) => {
+    const database = join(dir, "voicebot.db");
+    const created = await voicebot([
+      "cloud",
+      "serve",
+      "create-key",
+      "-o",
+      "other",
+      "--database",
+      database,
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    const otherKey = created.stdout.trim();
+    // One config file for the whole test, with both organizations logged in.
+    const env = { VOICEBOT_CONFIG: join(dir, "config.json") };
+    const run = async (args: string[], input?: string) => {
+      const result = await voicebot(args, { env, input });
+      transcript.push(result.stdout, result.stderr);
+      return result;
+    };
+    for (const [org, orgKey] of [["default", key], ["other", otherKey]]) {
+      const login = await run(
+        ["cloud", "auth", "login", "-o", org, "--api-url", server.baseUrl],
+        orgKey,
+      );
+      assert.equal(login.code, 0, login.stderr);
+    }
+    assert.equal(
+      (await run(["cloud", "secrets", "set", "shared", "A=1", "-o", "default"])).code,
+      0,
+    );
+    assert.equal((await run(["cloud", "secrets", "set", "shared", "B=2", "-o", "other"])).code, 0);
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["A"]);
+    assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
+    const diff = await run(["cloud", "secrets", "diff", "shared", "B=2", "-o", "other", "--json"]);
+    assert.deepEqual(JSON.parse(diff.stdout).keys, [{ key: "B", state: "same" }]);
+    const missing = await run(["cloud", "secrets", "set", "shared", "C=3", "-o", "nobody"]);
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /auth login/);
+  });
+});
+
 Deno.test("the secrets command of a freshly scaffolded quickstart's README runs as written", async () => {
   await withServer(async (server, key, dir) => {
     const init = await voicebot(["init", "quickstart"], { cwd: dir });
