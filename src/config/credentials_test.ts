@@ -94,7 +94,7 @@ Deno.test("precedence: flags, then the environment, then the file; a missing key
       e
     );
     assert.ok(missing instanceof AuthError);
-    assert.match(missing.hint, /voicebot cloud auth login -o gamma/);
+    assert.match(String(missing.hint), /voicebot cloud auth login -o gamma/);
   });
 });
 
