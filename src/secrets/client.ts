@@ -296,14 +296,19 @@ export function retryAfter(header: string | null, now = Date.now()): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The cause's message, without anything but the reason (Deno's TypeError wraps it). */
+/** The reason alone, from the error and its causes (Deno's "fetch failed" wraps the real one). */
 function describeConnectionFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const messages: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && depth < 5; depth++) {
+    messages.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const message = messages.join(" / ");
   if (/connection refused|ECONNREFUSED/i.test(message)) return "connection refused";
   if (/dns error|failed to lookup|name or service not known/i.test(message)) {
     return "the host name does not resolve";
   }
   if (/certificate|tls/i.test(message)) return "TLS failed";
   if (/connection reset|ECONNRESET/i.test(message)) return "connection reset";
-  return message.split("\n")[0].slice(0, 200);
+  return messages.at(-1)!.split("\n")[0].slice(0, 200);
 }
