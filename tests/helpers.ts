@@ -17,14 +17,13 @@ export interface CliResult {
 
 export async function voicebot(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
-  const child = new Deno.Command(Deno.execPath(), {
+  const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", ENTRY, ...args],
     cwd: options.cwd,
-    // `input` is piped to stdin and closed; without it stdin is null, as in a detached script.
-    stdin: options.input === undefined ? "null" : "piped",
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
     env: {
@@ -33,13 +32,7 @@ export async function voicebot(
       XDG_CONFIG_HOME: join(home.path, ".config"),
       ...options.env,
     },
-  }).spawn();
-  if (options.input !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.input));
-    await writer.close();
-  }
-  const output = await child.output();
+  }).output();
   const decoder = new TextDecoder();
   return {
     code: output.code,

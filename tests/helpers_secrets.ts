@@ -44,7 +44,7 @@ export interface Session extends AsyncDisposable {
   /** Runs the CLI with this session's HOME; `stdin` is piped when given, else null. */
   run(
     args: string[],
-    options?: { stdin?: string; env?: Record<string, string> },
+    options?: { stdin?: string; env?: Record<string, string>; cwd?: string },
   ): Promise<CliResult>;
   /** PUT /secrets/{name} straight to the API (the `set` command is tested elsewhere). */
   put(name: string, body: JsonBody, key?: string): Promise<JsonBody>;
@@ -72,7 +72,8 @@ export async function startSession(serverArgs: string[] = []): Promise<Session> 
     configPath: join(home, ".config", "voicebot", "config.json"),
     env,
     createKey: (organization) => createApiKey(database, organization),
-    run: (args, options = {}) => runCli(args, { ...env, ...options.env }, options.stdin),
+    run: (args, options = {}) =>
+      runCli(args, { ...env, ...options.env }, options.stdin, options.cwd),
     async put(name, body, key = session.key) {
       const response = await api(server.baseUrl, key, "PUT", `/secrets/${name}`, body);
       if (response.status >= 300) throw new Error(`PUT ${name}: ${JSON.stringify(response.body)}`);
@@ -95,9 +96,11 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
   stdin?: string,
+  cwd?: string,
 ): Promise<CliResult> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", ENTRY, ...args],
+    cwd,
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

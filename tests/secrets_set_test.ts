@@ -4,42 +4,40 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { type CliResult, tempDir, voicebot } from "./helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-import { api, type SpawnedServer, spawnServer } from "./helpers_server.ts";
+import type { CliResult } from "./helpers.ts";
+import { api } from "./helpers_server.ts";
+import { type Session, startSession, terminal, transcript } from "./helpers_secrets.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 
-/** Every output of the session, to check at the end that no value leaked into any of it. */
-const transcript: string[] = [];
-
+/** A server of its own for `fn`: the session, its bootstrap key, and a scratch directory. */
 async function withServer(
-  fn: (server: SpawnedServer, key: string, dir: string) => Promise<void>,
+  fn: (server: Session, key: string, dir: string) => Promise<void>,
   args: string[] = [],
 ) {
-  await using dir = await tempDir();
-  await using server = await spawnServer(join(dir.path, "voicebot.db"), { args });
-  await fn(server, server.bootstrapKey!, dir.path);
+  await using session = await startSession(args);
+  const dir = join(session.home, "work");
+  await Deno.mkdir(dir);
+  await fn(session, session.key, dir);
 }
 
-/** The CLI with the server's URL and key in the environment, as a script would run it. */
-async function cli(
-  server: SpawnedServer,
+/** The server's URL and key in the environment, as a script would run the CLI. */
+const apiEnv = (server: Session, key: string) => ({
+  VOICEBOT_API_URL: server.baseUrl,
+  VOICEBOT_API_KEY: key,
+});
+
+function cli(
+  server: Session,
   key: string,
   args: string[],
   options: { cwd?: string; input?: string } = {},
 ): Promise<CliResult> {
-  const result = await voicebot(args, {
-    ...options,
-    env: { VOICEBOT_API_URL: server.baseUrl, VOICEBOT_API_KEY: key },
-  });
-  transcript.push(result.stdout, result.stderr);
-  return result;
+  return server.run(args, { stdin: options.input, cwd: options.cwd, env: apiEnv(server, key) });
 }
 
 /** The stored set's detail, straight from the API. */
-async function detail(server: SpawnedServer, key: string, name: string) {
-  return (await api(server.baseUrl, key, "GET", `/secrets/${name}`)).body;
+async function detail(server: Session, key: string, name: string) {
+  return (await server.get(name, key)).body;
 }
 
 /** The values this file stores: none of them may appear in any output. */
@@ -336,26 +334,10 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
 });
 
 Deno.test("set and diff act in the organization picked with -o", async () => {
-  await withServer(async (server, key, dir) => {
-    const database = join(dir, "voicebot.db");
-    const created = await voicebot([
-      "cloud",
-      "serve",
-      "create-key",
-      "-o",
-      "other",
-      "--database",
-      database,
-    ]);
-    assert.equal(created.code, 0, created.stderr);
-    const otherKey = created.stdout.trim();
-    // One config file for the whole test, with both organizations logged in.
-    const env = { VOICEBOT_CONFIG: join(dir, "config.json") };
-    const run = async (args: string[], input?: string) => {
-      const result = await voicebot(args, { env, input });
-      transcript.push(result.stdout, result.stderr);
-      return result;
-    };
+  await withServer(async (server, key) => {
+    const otherKey = await server.createKey("other");
+    // No key in the environment: the organizations come from the config file, by -o.
+    const run = (args: string[], input?: string) => server.run(args, { stdin: input });
     for (const [org, orgKey] of [["default", key], ["other", otherKey]]) {
       const login = await run(
         ["cloud", "auth", "login", "-o", org, "--api-url", server.baseUrl],
@@ -380,7 +362,7 @@ Deno.test("set and diff act in the organization picked with -o", async () => {
 
 Deno.test("the secrets command of a freshly scaffolded quickstart's README runs as written", async () => {
   await withServer(async (server, key, dir) => {
-    const init = await voicebot(["init", "quickstart"], { cwd: dir });
+    const init = await server.run(["init", "quickstart"], { cwd: dir });
     assert.equal(init.code, 0, init.stderr);
     const project = join(dir, "voicebot-quickstart");
     const readme = await Deno.readTextFile(join(project, "README.md"));
@@ -430,64 +412,16 @@ Deno.test("the secrets command of a freshly scaffolded quickstart's README runs 
 
 /** The CLI in a real terminal (tmux), driven with keystrokes; every wait is bounded. */
 async function inTerminal(
-  server: SpawnedServer,
+  server: Session,
   key: string,
   args: string[],
   fn: (term: Terminal) => Promise<void>,
 ) {
-  await using home = await tempDir();
-  const session = `voicebot-i7b-${crypto.getRandomValues(new Uint8Array(6)).toHex()}`;
-  const script = join(home.path, "run.sh");
-  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  await Deno.writeTextFile(
-    script,
-    [
-      `export NO_COLOR=1 HOME=${quote(home.path)} VOICEBOT_API_URL=${quote(server.baseUrl)}`,
-      `export VOICEBOT_API_KEY=${quote(key)}`,
-      `${quote(Deno.execPath())} run -A --quiet ${quote(MAIN)} ${args.map(quote).join(" ")}`,
-      'echo "EXIT=$?"',
-      "sleep 60",
-    ].join("\n"),
-  );
-  const tmux = (...tmuxArgs: string[]) =>
-    new Deno.Command("tmux", { args: tmuxArgs, stdout: "piped", stderr: "null" }).output();
-  await tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", `bash ${script}`);
-  const screen = async () =>
-    new TextDecoder().decode((await tmux("capture-pane", "-p", "-t", session)).stdout);
-  const term: Terminal = {
-    screen,
-    async waitFor(pattern, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      let text = "";
-      while (Date.now() < deadline) {
-        text = await screen();
-        const match = pattern.exec(text);
-        if (match) return match;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`timed out waiting for ${pattern} on the screen:\n${text}`);
-    },
-    async type(text) {
-      await tmux("send-keys", "-t", session, "-l", text);
-    },
-    async press(keyName) {
-      await tmux("send-keys", "-t", session, keyName);
-    },
-  };
-  try {
-    await fn(term);
-    transcript.push(await screen());
-  } finally {
-    await tmux("kill-session", "-t", session);
-  }
+  await using term = await terminal(args, { ...server.env, ...apiEnv(server, key) });
+  await fn(term);
 }
 
-interface Terminal {
-  screen(): Promise<string>;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  type(text: string): Promise<void>;
-  press(key: string): Promise<void>;
-}
+type Terminal = Awaited<ReturnType<typeof terminal>>;
 
 Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async () => {
   await withServer(async (server, key) => {
@@ -500,14 +434,14 @@ Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async 
     ], async (term) => {
       await term.waitFor(/Registry username/);
       await term.type("robot-user");
-      await term.press("Enter");
+      await term.keys("Enter");
       await term.waitFor(/Registry password/);
       await term.type(VALUES.registryPassword);
       // Typed but not yet sent: the screen shows none of it.
       const typed = await term.screen();
       assert.ok(!typed.includes("robot-user") && !typed.includes(VALUES.registryPassword), typed);
       assert.ok(!/[▪*•]/.test(typed), `no mask either, not even the length:\n${typed}`);
-      await term.press("Enter");
+      await term.keys("Enter");
       await term.waitFor(/EXIT=0/);
       const screen = await term.screen();
       assert.match(screen, /Created image pull secret "tty-reg"/);
@@ -539,7 +473,7 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
         assert.match(screen, /overwrite {2}A/);
         assert.match(screen, /remove {5}B/);
         await term.type("n");
-        await term.press("Enter");
+        await term.keys("Enter");
         await term.waitFor(/EXIT=130/);
         assert.match(await term.screen(), /Cancelled; nothing was changed/);
       },
@@ -553,7 +487,7 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
       async (term) => {
         await term.waitFor(/Write 2 key\(s\)/);
         await term.type("y");
-        await term.press("Enter");
+        await term.keys("Enter");
         await term.waitFor(/EXIT=0/);
         assert.match(
           await term.screen(),
