@@ -479,11 +479,11 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
       },
     );
     assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
-    // Yes: written.
+    // Yes: written, then --wait shows its spinner until the set is ready.
     await inTerminal(
       server,
       key,
-      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace", "--wait"],
       async (term) => {
         await term.waitFor(/Write 2 key\(s\)/);
         await term.type("y");
@@ -493,6 +493,7 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
           await term.screen(),
           /Updated secret set "app" in us-west: created C; updated A; removed B/,
         );
+        assert.match(await term.screen(), /"app" is ready/);
       },
     );
     assert.deepEqual((await detail(server, key, "app")).keys, ["A", "C"]);
