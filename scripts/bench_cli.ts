@@ -83,7 +83,7 @@ export async function benchCli(): Promise<void> {
       );
       // The client end to end against a server on loopback: start-up, config, one GET, a table.
       await measure(
-        `${kind}: cloud secrets list (local server)`,
+        `${kind}: secrets list (local server)`,
         [entry, "cloud", "secrets", "list"],
         undefined,
         server.env,

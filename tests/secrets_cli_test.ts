@@ -80,8 +80,10 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
 
 Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
   await using s = await session();
-  const login = await s.run(["cloud", "auth", "login", "--api-url", s.baseUrl], {
-    stdin: "vb_sk_0000000000000000_wrongwrongwrongwrongwrongwrongwrongwrong",
+  const wrongKey = "vb_sk_0000000000000000_wrongwrongwrongwrongwrongwrongwrongwrong";
+  SECRETS.add(wrongKey);
+  const login = await s.run(["--verbose", "cloud", "auth", "login", "--api-url", s.baseUrl], {
+    stdin: wrongKey,
   });
   assert.equal(login.code, ExitCode.Auth, login.stderr);
   assert.match(login.stderr, /rejected this key; nothing was stored/);
