@@ -3,11 +3,10 @@
  * only remote, the same or different. No value is sent or printed.
  */
 import { define } from "gunshi";
-import { UsageError } from "../../../errors.ts";
 import { printJson } from "../../output.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
-import { readSecretsFile } from "./io.ts";
+import { fileArg, readSecretsInput } from "./io.ts";
 
 const LABELS = {
   "only-local": "only local",
@@ -20,30 +19,25 @@ export default define({
   name: "diff",
   description: "Compare local secrets with a stored set by key, without sending any value",
   args: {
-    file: {
-      type: "string",
-      short: "f",
-      description: "A dotenv file of KEY=value lines; `-` reads stdin",
-    },
+    ...fileArg,
     ...connectionArgs,
   },
   run: async (ctx) => {
     const values = ctx.values;
-    const [name, ...pairs] = ctx.positionals.slice(ctx.commandPath.length);
-    if (name === undefined) {
-      throw new UsageError("missing the set name.", {
-        hint: "`voicebot cloud secrets diff NAME --file .env` or `... diff NAME KEY=value ...`.",
-      });
-    }
-    const { checkSecretsInput } = await import("../../../secrets/set.ts");
+    const { name, secrets } = await readSecretsInput(
+      ctx.positionals.slice(ctx.commandPath.length),
+      values.file,
+      {
+        usage: "`voicebot cloud secrets diff NAME --file .env` or `... diff NAME KEY=value ...`.",
+        allowEmpty: true,
+      },
+    );
     const { diffSet } = await import("../../../secrets/diff.ts");
-    const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
-    const local = checkSecretsInput({ name, pairs, file, allowEmpty: true });
     const api = await connectApi(values);
     const result = await diffSet(
       (n) => api.getSet(n),
       name,
-      new Map([...local].map(([key, { value }]) => [key, value])),
+      new Map([...secrets].map(([key, { value }]) => [key, value])),
     );
     if (values.json) return printJson(result);
     const width = Math.max(3, ...result.keys.map(({ key }) => key.length));

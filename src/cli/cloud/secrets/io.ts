@@ -1,7 +1,32 @@
 /** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
 import { UsageError } from "../../../errors.ts";
-import type { SecretsApi } from "../../../secrets/set.ts";
+import type { CheckedSecrets, SecretsApi } from "../../../secrets/set.ts";
 import type { SecretSetDetail } from "../../../secrets/schemas.ts";
+
+export const fileArg = {
+  file: {
+    type: "string",
+    short: "f",
+    description: "A dotenv file of KEY=value lines; `-` reads stdin",
+  },
+} as const;
+
+/**
+ * `NAME [KEY=value ...] [--file FILE]` of `set` and `diff`: the set name and the secrets, every
+ * problem reported at once before anything is sent.
+ */
+export async function readSecretsInput(
+  positionals: readonly string[],
+  file: string | undefined,
+  options: { usage: string; allowEmpty: boolean },
+): Promise<{ name: string; secrets: CheckedSecrets }> {
+  const [name, ...pairs] = positionals;
+  if (name === undefined) throw new UsageError("missing the set name.", { hint: options.usage });
+  const { checkSecretsInput } = await import("../../../secrets/set.ts");
+  const text = file === undefined ? undefined : await readSecretsFile(file);
+  const secrets = checkSecretsInput({ name, pairs, file: text, allowEmpty: options.allowEmpty });
+  return { name, secrets };
+}
 
 /** More than any real .env; a pipe that never ends is refused rather than read forever. */
 const MAX_INPUT_BYTES = 1024 * 1024;

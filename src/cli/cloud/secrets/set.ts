@@ -11,17 +11,13 @@ import type { SecretSetSummary } from "../../../secrets/schemas.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { confirmArgs, confirmOrCancel } from "./common.ts";
-import { readSecretsFile, waitArgs, waitWithSpinner } from "./io.ts";
+import { fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
 
 export default define({
   name: "set",
   description: "Create or update a secret set from KEY=value arguments and/or a dotenv file",
   args: {
-    file: {
-      type: "string",
-      short: "f",
-      description: "A dotenv file of KEY=value lines; `-` reads stdin",
-    },
+    ...fileArg,
     region: {
       type: "string",
       short: "r",
@@ -39,20 +35,15 @@ export default define({
   },
   run: async (ctx) => {
     const values = ctx.values;
-    const [name, ...pairs] = ctx.positionals.slice(ctx.commandPath.length);
-    if (name === undefined) {
-      throw new UsageError("missing the set name.", {
-        hint: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
-      });
-    }
-    const { checkSecretsInput, planSet, applySet } = await import("../../../secrets/set.ts");
-    const file = values.file === undefined ? undefined : await readSecretsFile(values.file);
-    const secrets = checkSecretsInput({
-      name,
-      pairs,
-      file,
-      allowEmpty: values["allow-empty"] ?? false,
-    });
+    const { name, secrets } = await readSecretsInput(
+      ctx.positionals.slice(ctx.commandPath.length),
+      values.file,
+      {
+        usage: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
+        allowEmpty: values["allow-empty"] ?? false,
+      },
+    );
+    const { planSet, applySet } = await import("../../../secrets/set.ts");
     const api = await connectApi(values);
     const plan = await planSet(api, name, secrets, {
       region: values.region,
