@@ -140,8 +140,8 @@ export async function waitFor<T>(
 
 /** A CLI run inside a tmux pane: a real terminal, driven with real keystrokes. */
 export interface Terminal extends AsyncDisposable {
-  /** The visible pane text. */
-  screen(): Promise<string>;
+  /** The visible pane text; with `escapes`, its colour codes too. */
+  screen(escapes?: boolean): Promise<string>;
   /** Waits (bounded) until the pane shows `pattern`. */
   waitFor(pattern: RegExp, ms?: number): Promise<string>;
   /** tmux send-keys: `literal` text, or key names such as Enter, Left, C-c. */
@@ -191,7 +191,8 @@ export async function terminal(args: string[], env: Record<string, string>): Pro
     "50",
     `${command}; echo "EXIT=$?"; sleep 600`,
   );
-  const screen = () => tmux(id, "capture-pane", "-p", "-t", id);
+  const screen = (escapes = false) =>
+    tmux(id, "capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", id);
   const waitScreen = (pattern: RegExp, ms = 20_000) =>
     waitFor(`${pattern} on the terminal`, async () => {
       const text = await screen();

@@ -356,6 +356,27 @@ Deno.test("auth login on a terminal: the key is typed at a hidden prompt that ec
   assert.equal(file.organizations.default.apiKey, s.key);
 });
 
+Deno.test("Ctrl-C at the hidden prompt of auth login exits 130 and stores nothing", async () => {
+  await using s = await session();
+  await using tty = await terminal(["cloud", "auth", "login", "--api-url", s.baseUrl], s.env);
+  await tty.waitFor(/API key/);
+  await tty.type("half-typed");
+  await tty.keys("C-c");
+  assert.equal(await tty.exitCode(), ExitCode.Cancelled, await tty.screen());
+  assert.ok(!(await tty.screen()).includes("half-typed"));
+  await assert.rejects(Deno.stat(s.configPath), Deno.errors.NotFound);
+});
+
+Deno.test("list on a terminal colours the status", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  const env = { ...s.env, NO_COLOR: "" };
+  await using tty = await terminal(["cloud", "secrets", "list"], env);
+  assert.equal(await tty.exitCode(), 0, await tty.screen());
+  const escape = String.fromCharCode(27);
+  assert.match(await tty.screen(true), new RegExp(`${escape}\\[3[23]m(pending|ready)`));
+});
+
 Deno.test("delete on a terminal asks; a no keeps the set, a yes (real keystrokes) deletes it", async () => {
   await using s = await loggedIn();
   await s.put("bot-secrets", secretsBody());
