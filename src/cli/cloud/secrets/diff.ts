@@ -17,7 +17,8 @@ const LABELS = {
 
 export default define({
   name: "diff",
-  description: "Compare local secrets with a stored set by key, without sending any value",
+  description: "Compare local secrets with a stored set by key, without sending any value.\n" +
+    "  voicebot cloud secrets diff NAME [--file .env | KEY=value ...]",
   args: {
     ...fileArg,
     ...connectionArgs,

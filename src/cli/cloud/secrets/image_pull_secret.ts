@@ -14,7 +14,8 @@ import { summaryOf } from "./set.ts";
 
 export default define({
   name: "image-pull-secret",
-  description: "Create or update the credentials used to pull images from a private registry",
+  description: "Create or update the credentials used to pull images from a private registry.\n" +
+    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]",
   args: {
     encode: {
       type: "boolean",

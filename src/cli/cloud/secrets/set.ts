@@ -15,7 +15,8 @@ import { fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
 
 export default define({
   name: "set",
-  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file",
+  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.\n" +
+    "  voicebot cloud secrets set NAME [KEY=value ...] [--file .env]",
   args: {
     ...fileArg,
     region: {
