@@ -245,7 +245,7 @@ Deno.test("region: the organization's default for a new set; a mismatch is refus
     assert.match(created.stderr, /in eu-central/);
     assert.equal((await detail(server, key, "app")).region, "eu-central");
 
-    const mismatch = await set("app", "A=2", "-r", "us-east", "--yes");
+    const mismatch = await set("app", "A=2", "-r", "us-east", "--yes", "--verbose");
     assert.equal(mismatch.code, 5);
     assert.match(mismatch.stderr, /is in region eu-central, not us-east/);
     const unknown = await set("other", "A=1", "-r", "mars-1");
@@ -294,7 +294,7 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
         "tokenonly",
       ]] as const
     ) {
-      const refused = await ips([...args], input);
+      const refused = await ips([...args, "--verbose"], input);
       assert.equal(refused.code, 2);
       assert.match(refused.stderr, /not username:password/);
     }
