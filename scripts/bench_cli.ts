@@ -15,7 +15,12 @@ interface Row {
 }
 
 /** Runs `deno <args>` RUNS times; `after` (not timed) cleans up between runs. */
-async function time(args: string[], cwd: string, after?: () => Promise<void>): Promise<number[]> {
+async function time(
+  args: string[],
+  cwd: string,
+  after?: () => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
@@ -25,7 +30,7 @@ async function time(args: string[], cwd: string, after?: () => Promise<void>): P
       stdin: "null",
       stdout: "null",
       stderr: "null",
-      env: { NO_COLOR: "1" },
+      env: { NO_COLOR: "1", ...env },
     }).output();
     samples.push(performance.now() - start);
     if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}`);
@@ -47,11 +52,17 @@ export async function benchCli(): Promise<void> {
     if (await Deno.stat(bundle).then(() => true, () => false)) entries.push(["bundle", bundle]);
 
     const rows: Row[] = [];
-    const measure = async (name: string, args: string[], after?: () => Promise<void>) => {
-      const samples = await time(["run", "-A", "--quiet", ...args], work, after);
+    const measure = async (
+      name: string,
+      args: string[],
+      after?: () => Promise<void>,
+      env?: Record<string, string>,
+    ) => {
+      const samples = await time(["run", "-A", "--quiet", ...args], work, after, env);
       rows.push({ name, median: percentile(samples, 0.5), p90: percentile(samples, 0.9) });
     };
     await measure("floor: deno run empty.ts", [empty]);
+    await using server = await localServer(work);
     for (const [kind, entry] of entries) {
       await measure(`${kind}: --version`, [entry, "--version"]);
       await measure(`${kind}: --help`, [entry, "--help"]);
@@ -69,6 +80,13 @@ export async function benchCli(): Promise<void> {
         `${kind}: init (scaffold, 9 files)`,
         [entry, "init", scaffold, "-t", "lightweb", ...cascade, "--tts", "cartesia_tts"],
         () => Deno.remove(scaffold, { recursive: true }),
+      );
+      // The client end to end against a server on loopback: start-up, config, one GET, a table.
+      await measure(
+        `${kind}: secrets list (local server)`,
+        [entry, "cloud", "secrets", "list"],
+        undefined,
+        server.env,
       );
     }
 
@@ -89,6 +107,44 @@ export async function benchCli(): Promise<void> {
   } finally {
     await Deno.remove(work, { recursive: true });
   }
+}
+
+/**
+ * The secrets API in this process on 127.0.0.1 port 0 over a temporary SQLite file, with 20 sets,
+ * and a config file logged in to it: what `cloud secrets list` needs.
+ */
+async function localServer(work: string) {
+  const { startServer } = await import("../src/server/serve.ts");
+  const { silentLogger } = await import("../src/server/log.ts");
+  const { writeConfig } = await import("../src/config/credentials.ts");
+  const server = await startServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    database: join(work, "bench.db"),
+    regions: ["us-west"],
+    defaultRegion: "us-west",
+    provisioner: { delayMs: 0, pollMs: 1000 },
+    masterKey: crypto.getRandomValues(new Uint8Array(32)).toBase64(),
+    logger: silentLogger,
+  });
+  const apiKey = server.bootstrap!.apiKey;
+  for (let i = 0; i < 20; i++) {
+    const response = await fetch(`${server.baseUrl}/secrets/bench-set-${i}`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "secret", secrets: { KEY_A: "a", KEY_B: "b" } }),
+    });
+    await response.body?.cancel();
+  }
+  const config = join(work, "config.json");
+  await writeConfig(config, {
+    current: "default",
+    organizations: { default: { apiUrl: server.baseUrl, apiKey } },
+  });
+  return {
+    env: { VOICEBOT_CONFIG: config },
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
 }
 
 if (import.meta.main) await benchCli();

@@ -10,9 +10,27 @@ export const ExitCode = {
   Auth: 3,
   NotFound: 4,
   Conflict: 5,
+  /** `cloud secrets set --wait`: the set ended `failed` (its errorMessage is printed). */
+  ProvisioningFailed: 6,
   Cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What the secrets API said about a failed request, kept so that a user can report it. */
+export interface ApiErrorInfo {
+  status: number;
+  /** The ErrorResponse's `code`, e.g. NOT_FOUND. */
+  code: string;
+  /** The server's X-Request-Id, when it sent one. */
+  requestId?: string;
+}
+
+export interface VoicebotErrorOptions {
+  problems?: readonly string[];
+  hint?: string;
+  api?: ApiErrorInfo;
+  cause?: unknown;
+}
 
 /** An error the user can act on: printed as its message, its problems and a hint, no stack. */
 export class VoicebotError extends Error {
@@ -20,12 +38,15 @@ export class VoicebotError extends Error {
   /** One line each; printed under the message. */
   readonly problems: readonly string[];
   readonly hint?: string;
+  /** Set when the error is the secrets API's answer. */
+  readonly api?: ApiErrorInfo;
 
-  constructor(message: string, options: { problems?: readonly string[]; hint?: string } = {}) {
-    super(message);
+  constructor(message: string, options: VoicebotErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.problems = options.problems ?? [];
     this.hint = options.hint;
+    this.api = options.api;
   }
 }
 
@@ -47,6 +68,11 @@ export class NotFoundError extends VoicebotError {
 /** Something already there stands in the way (existing files, a name taken by another type). */
 export class ConflictError extends VoicebotError {
   override readonly exitCode = ExitCode.Conflict;
+}
+
+/** A set written with `--wait` ended `failed`; the message is the server's errorMessage. */
+export class ProvisioningFailedError extends VoicebotError {
+  override readonly exitCode = ExitCode.ProvisioningFailed;
 }
 
 /** The user cancelled at a prompt, or pressed Ctrl-C. */

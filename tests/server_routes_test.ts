@@ -5,7 +5,8 @@ import { createApp, LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { testVault } from "./helpers_server.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
 import { silentLogger } from "../src/server/log.ts";
-import { ErrorResponse, ListSecretSetsResponse } from "../src/secrets/schemas.ts";
+import { ErrorResponse, ListSecretSetsResponse, SecretSetDetail } from "../src/secrets/schemas.ts";
+import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 import {
   addKey,
   backendTest,
@@ -252,13 +253,16 @@ backendTest(
     });
     const { status, body } = await t.json("GET", "/v1/secrets/app");
     assert.equal(status, 200);
-    assert.deepEqual(body, {
+    const { keyDetails, fingerprintKey, ...summary } = body;
+    assert.deepEqual(summary, {
       name: "app",
       type: "secret",
       region: "us-west",
       status: "pending",
       keys: ["MID", "ZED", "alpha"],
     });
+    assert.deepEqual(keyDetails.map((d: { key: string }) => d.key), ["MID", "ZED", "alpha"]);
+    assert.equal(typeof fingerprintKey, "string");
     assert.ok(!JSON.stringify(body).includes("value-"));
 
     await t.json("PUT", "/v1/secrets/reg", {
@@ -271,10 +275,48 @@ backendTest(
       status: "pending",
       keys: [],
       host: "r.io",
+      keyDetails: [],
     });
     await expectError(t.json("GET", "/v1/secrets/nope"), 404, "NOT_FOUND");
     const bad = await expectError(t.json("GET", "/v1/secrets/bad_name"), 400, "VALIDATION_ERROR");
     assert.deepEqual(bad.details.map((d: { field: string }) => d.field), ["name"]);
+  },
+);
+
+backendTest(
+  "GET /secrets/{name}: per key its last write and a fingerprint the caller can recompute",
+  async (backend) => {
+    const clock = fakeClock();
+    await using t = await testApp(backend, { clock: clock.now });
+    await t.json("PUT", "/v1/secrets/app", {
+      body: secrets({ A: "same-value", B: "same-value", C: "other-value" }),
+    });
+    clock.advance(60_000);
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ C: "changed-value" }) });
+    const { body } = await t.json("GET", "/v1/secrets/app");
+    assert.ok(SecretSetDetail.safeParse(body).success);
+    const [a, b, c] = body.keyDetails;
+    // Only the key written the second time moved on.
+    assert.equal(a.writtenAt, new Date(1_700_000_000_000).toISOString());
+    assert.equal(c.writtenAt, new Date(1_700_000_060_000).toISOString());
+    assert.equal(a.fingerprint, b.fingerprint);
+    assert.notEqual(a.fingerprint, c.fingerprint);
+    assert.match(a.fingerprint, /^[0-9a-f]{16}$/);
+    // The client recomputes it from the key it was given, and learns "same" or "different".
+    const key = await importFingerprintKey(body.fingerprintKey);
+    assert.equal(await fingerprint(key, "same-value"), a.fingerprint);
+    assert.equal(await fingerprint(key, "changed-value"), c.fingerprint);
+    assert.notEqual(await fingerprint(key, "other-value"), c.fingerprint);
+    assert.ok(!JSON.stringify(body).includes("-value"));
+
+    // Another organization: another fingerprint key, so another fingerprint for the same value.
+    const other = await addKey(t.storage, "other-org");
+    await t.json("PUT", "/v1/secrets/app", { key: other, body: secrets({ A: "same-value" }) });
+    const theirs = (await t.json("GET", "/v1/secrets/app", { key: other })).body;
+    assert.notEqual(theirs.fingerprintKey, body.fingerprintKey);
+    assert.notEqual(theirs.keyDetails[0].fingerprint, a.fingerprint);
+    // The same organization gets the same key on every read.
+    assert.equal((await t.json("GET", "/v1/secrets/app")).body.fingerprintKey, body.fingerprintKey);
   },
 );
 

@@ -8,6 +8,7 @@ import type {
   Storage,
   WriteRules,
 } from "../src/server/storage/types.ts";
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from "../src/server/storage/migrations.ts";
 import { addKey, backendTest, ORPHAN_KEYS, rawSql } from "./helpers_server.ts";
 
 const rules = (overrides: Partial<WriteRules> = {}): WriteRules => ({
@@ -82,6 +83,49 @@ backendTest("migrations run once: reopening keeps the data", async (backend) => 
     await second.close();
   }
 });
+
+backendTest("migration 4 gives keys written before it their set's last write", async (backend) => {
+  await using database = await backend.database();
+  const all = backend.name === "sqlite" ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
+  const old = all.filter((migration) => migration.version <= 2);
+  // A database as voicebot left it at schema version 2, with one key.
+  await execOn(database.spec, backend.name, [
+    "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)",
+    ...old.map((migration) => migration.sql),
+    ...old.map((m) => `INSERT INTO schema_migrations VALUES (${m.version}, 0)`),
+    "INSERT INTO organizations (id, name, created_at) VALUES ('org_1', 'acme', 0)",
+    `INSERT INTO secret_sets (org_id, name, type, region, status, generation, created_at, updated_at)
+     VALUES ('org_1', 'app', 'secret', 'us-west', 'ready', 1, 100, 4242)`,
+    `INSERT INTO secret_values (org_id, set_name, key, value) VALUES ('org_1', 'app', 'A', ${
+      backend.name === "sqlite" ? "x'01'" : "'\\x01'"
+    })`,
+  ]);
+  const storage = await openStorage(database.spec);
+  try {
+    const values = (await storage.getSet("org_1", "app"))!.values;
+    assert.deepEqual(values.map((v) => [v.key, v.writtenAt]), [["A", 4242]]);
+  } finally {
+    await storage.close();
+  }
+});
+
+/** Runs raw SQL on a test database, outside the storage layer. */
+async function execOn(spec: string, kind: "sqlite" | "postgres", statements: string[]) {
+  if (kind === "sqlite") {
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(spec);
+    for (const statement of statements) db.exec(statement);
+    db.close();
+    return;
+  }
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(spec, { max: 1, onnotice: () => {} });
+  try {
+    for (const statement of statements) await sql.unsafe(statement);
+  } finally {
+    await sql.end();
+  }
+}
 
 backendTest("bootstrap happens only on an empty database, even when two race", async (backend) => {
   await using database = await backend.database();
@@ -214,6 +258,25 @@ backendTest(
   },
 );
 
+backendTest("each key keeps its sealed value and when it was last written", async (backend) => {
+  await withStorage(backend, async (storage, orgId) => {
+    const write = (values: [string, Uint8Array][], now: number, replace = false) =>
+      storage.putSecrets(orgId, secretsWrite("app", values, { replace }), rules({ now }));
+    await write([["A", bytes("1")], ["B", bytes("2")]], 1_000);
+    await write([["B", bytes("3")]], 2_000);
+    const values = (await storage.getSet(orgId, "app"))!.values;
+    assert.deepEqual(
+      values.map((v) => [v.key, v.writtenAt, new TextDecoder().decode(v.sealed)]),
+      [["A", 1_000, "1"], ["B", 2_000, "3"]],
+    );
+    await write([["A", bytes("4")]], 3_000, true);
+    assert.deepEqual(
+      (await storage.getSet(orgId, "app"))!.values.map((v) => [v.key, v.writtenAt]),
+      [["A", 3_000]],
+    );
+  });
+});
+
 backendTest("a name keeps its type and region", async (backend) => {
   await withStorage(backend, async (storage, orgId) => {
     await storage.putSecrets(
@@ -265,6 +328,7 @@ backendTest(
         status: "pending",
         keys: [],
         host: "b.io",
+        values: [],
       });
       const [pending] = await storage.pendingSets(Date.now() + 1000, 10);
       assert.deepEqual(new Uint8Array(pending.credentials!), bytes("2"));

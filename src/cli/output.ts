@@ -5,9 +5,15 @@ const YELLOW = "color: yellow";
 const GREEN = "color: green";
 const DIM = "color: gray";
 
-export function printError(message: string, problems: readonly string[] = [], hint?: string) {
+export function printError(
+  message: string,
+  problems: readonly string[] = [],
+  hint?: string,
+  note?: string,
+) {
   console.error(`%cerror%c: ${message}`, RED, "");
   for (const problem of problems) console.error(`  - ${problem}`);
+  if (note) printNote(note);
   if (hint) console.error(`%chint%c: ${hint}`, YELLOW, "");
 }
 

@@ -44,7 +44,11 @@ function report(error: unknown, verbose: boolean): number {
     return ExitCode.Usage;
   }
   if (error instanceof VoicebotError) {
-    printError(error.message, error.problems, error.hint);
+    // An API error shows what the server said, with its request id for a bug report.
+    const api = error.api &&
+      `HTTP ${error.api.status} ${error.api.code}` +
+        (error.api.requestId ? `, request id ${error.api.requestId}` : "");
+    printError(error.message, error.problems, error.hint, api);
     if (verbose && error.cause) console.error(error.cause);
     return error.exitCode;
   }

@@ -76,11 +76,36 @@ export const ListSecretSetsResponse = z
   .meta({ id: "ListSecretSetsResponse" });
 export type ListSecretSetsResponse = z.infer<typeof ListSecretSetsResponse>;
 
+/** A key of a set, never its value. */
+export const KeyDetail = z
+  .object({
+    key: z.string(),
+    writtenAt: z.string().meta({
+      description: "When the key's value was last written (ISO 8601, UTC).",
+      example: "2026-01-31T12:00:00.000Z",
+    }),
+    fingerprint: z.string().meta({
+      description: "First 16 hex digits of HMAC-SHA256(fingerprintKey, value): equal for " +
+        "equal values, not reversible.",
+      example: "3f9a0c12b7e45d60",
+    }),
+  })
+  .meta({ id: "KeyDetail" });
+export type KeyDetail = z.infer<typeof KeyDetail>;
+
 export const SecretSetDetail = SecretSetSummary.extend({
   keys: z.array(z.string()).meta({
     description: "Sorted key names; never values. Empty for an image pull secret.",
   }),
   host: z.string().optional().meta({ description: "Registry host; image pull secrets only." }),
+  keyDetails: z.array(KeyDetail).optional().meta({
+    description: "One per key, in the order of keys: when it was last written and the " +
+      "fingerprint of its value. Empty for an image pull secret.",
+  }),
+  fingerprintKey: z.string().optional().meta({
+    description: "Base64url of the organization's 32-byte fingerprint key, so that a client " +
+      "can fingerprint local values and compare them. Secret sets only.",
+  }),
 }).meta({ id: "SecretSetDetail" });
 export type SecretSetDetail = z.infer<typeof SecretSetDetail>;
 

@@ -27,7 +27,14 @@ import {
   type RateLimit,
   regionInfo,
 } from "./config.ts";
-import { credentialsContext, redactApiKeys, valueContext, type Vault } from "./crypto.ts";
+import {
+  credentialsContext,
+  fingerprintKey,
+  redactApiKeys,
+  valueContext,
+  type Vault,
+} from "./crypto.ts";
+import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
 import { ApiError, notFound, tooLarge, validationError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
@@ -226,9 +233,24 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   api.openapi(routes.getSecretSet, async (c) => {
     const { name } = c.req.valid("param");
-    const set = await storage.getSet(c.get("orgId"), name);
-    if (!set) throw notFound(`No set named "${name}".`);
-    return c.json(set, 200);
+    const orgId = c.get("orgId");
+    const detail = await storage.getSet(orgId, name);
+    if (!detail) throw notFound(`No set named "${name}".`);
+    const { values, ...set } = detail;
+    if (set.type !== "secret") return c.json({ ...set, keyDetails: [] }, 200);
+    // Fingerprints are computed here, from the opened values: none is ever stored.
+    const rawKey = await fingerprintKey(vault, orgId);
+    const hmacKey = await importFingerprintKey(rawKey);
+    const keyDetails = await Promise.all(values.map(async ({ key, writtenAt, sealed }) => ({
+      key,
+      writtenAt: new Date(writtenAt).toISOString(),
+      fingerprint: await fingerprint(
+        hmacKey,
+        await vault.open(sealed, valueContext(orgId, name, key)),
+      ),
+    })));
+    const fingerprintKeyText = rawKey.toBase64({ alphabet: "base64url", omitPadding: true });
+    return c.json({ ...set, keyDetails, fingerprintKey: fingerprintKeyText }, 200);
   });
 
   api.openapi(routes.putSecretSet, async (c) => {

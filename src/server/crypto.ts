@@ -15,7 +15,11 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Seals and opens values under the master key. */
 export class Vault {
-  private constructor(private readonly key: CryptoKey) {}
+  private constructor(
+    private readonly key: CryptoKey,
+    /** The master key again, as HKDF input: derives per-organization keys. */
+    private readonly derivationKey: CryptoKey,
+  ) {}
 
   /** `raw` must be exactly 32 bytes (AES-256). */
   static async fromRawKey(raw: Uint8Array): Promise<Vault> {
@@ -24,7 +28,10 @@ export class Vault {
       "encrypt",
       "decrypt",
     ]);
-    return new Vault(key);
+    const derivationKey = await crypto.subtle.importKey("raw", raw as BufferSource, "HKDF", false, [
+      "deriveBits",
+    ]);
+    return new Vault(key, derivationKey);
   }
 
   /** Layout: version byte, IV, ciphertext with its 16-byte tag. */
@@ -40,6 +47,16 @@ export class Vault {
     sealed.set(iv, 1);
     sealed.set(new Uint8Array(ciphertext), 1 + IV_BYTES);
     return sealed;
+  }
+
+  /** 32 bytes derived from the master key for one purpose, named by `info`. */
+  async derive(info: string): Promise<Uint8Array> {
+    const bits = await crypto.subtle.deriveBits(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: encoder.encode(info) },
+      this.derivationKey,
+      256,
+    );
+    return new Uint8Array(bits);
   }
 
   /** Throws when the key or the context is not the one the value was sealed with. */
@@ -58,6 +75,15 @@ export class Vault {
     );
     return decoder.decode(plaintext);
   }
+}
+
+/**
+ * The organization's fingerprint key (32 bytes): HKDF-SHA256 of the master key with the
+ * organization's id as info. Nothing to store, the same in every server process, and unrelated
+ * across organizations and to the encryption key.
+ */
+export async function fingerprintKey(vault: Vault, orgId: string): Promise<Uint8Array> {
+  return await vault.derive(`fingerprint-key:${orgId}`);
 }
 
 /** Additional data for one value: names cannot contain ":" or "#", so contexts never collide. */

@@ -4,7 +4,7 @@
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
 import { conflict, validationError } from "../errors.ts";
-import type { PendingSet, StoredSet, WriteRules } from "./types.ts";
+import type { PendingSet, StoredSet, StoredValue, WriteRules } from "./types.ts";
 
 export interface SetRow {
   name: string;
@@ -105,4 +105,13 @@ export function toPendingSet(row: Record<string, unknown>): PendingSet {
   if (row.host != null) set.host = row.host as string;
   if (row.credentials != null) set.credentials = row.credentials as Uint8Array;
   return set;
+}
+
+/** A key's row of either backend (PostgreSQL's BIGINT may come as a string). */
+export function toStoredValue(row: Record<string, unknown>): StoredValue {
+  return {
+    key: row.key as string,
+    writtenAt: Number(row.written_at),
+    sealed: row.value as Uint8Array,
+  };
 }

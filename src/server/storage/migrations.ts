@@ -74,6 +74,17 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
       INSERT INTO meta (key, value)
         SELECT '${BOOTSTRAPPED}', CAST('1' AS ${bytes}) WHERE EXISTS (SELECT 1 FROM organizations);
     `,
+  }, {
+    // When each key was last written, for GET /secrets/{name}. Keys written before this version
+    // take their set's last write.
+    version: 4,
+    sql: `
+      ALTER TABLE secret_values ADD COLUMN written_at ${bigint} NOT NULL DEFAULT 0;
+      UPDATE secret_values SET written_at = (
+        SELECT s.updated_at FROM secret_sets s
+        WHERE s.org_id = secret_values.org_id AND s.name = secret_values.set_name
+      );
+    `,
   }];
 }
 

@@ -17,6 +17,7 @@ import {
   type SetRow,
   toPendingSet,
   toStoredSet,
+  toStoredValue,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -143,9 +144,12 @@ export class PostgresStorage implements Storage {
       SELECT name, type, region, status, error_message, host
       FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
     if (!row) return undefined;
+    const values = (await this.sql`SELECT key, written_at, value FROM secret_values
+      WHERE org_id = ${orgId} AND set_name = ${name} ORDER BY key COLLATE "C"`).map(toStoredValue);
     const detail: StoredSetDetail = {
       ...toStoredSet(row),
-      keys: await keysOf(this.sql, orgId, name),
+      keys: values.map((value) => value.key),
+      values,
     };
     if (row.host !== null) detail.host = row.host;
     return detail;
@@ -180,9 +184,11 @@ export class PostgresStorage implements Storage {
         set_name: write.name,
         key,
         value,
+        written_at: rules.now,
       }));
       await tx`INSERT INTO secret_values ${tx(rows)}
-        ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`;
+        ON CONFLICT (org_id, set_name, key)
+        DO UPDATE SET value = excluded.value, written_at = excluded.written_at`;
       return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
     });
   }

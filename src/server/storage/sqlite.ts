@@ -19,6 +19,7 @@ import {
   type SetRow,
   toPendingSet,
   toStoredSet,
+  toStoredValue,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -263,7 +264,15 @@ export class SqliteStorage implements Storage {
       )
         .get(orgId, name) as (SetRow & { host: string | null }) | undefined;
       if (!row) return undefined;
-      const detail: StoredSetDetail = { ...toStoredSet(row), keys: this.keysOf(orgId, name) };
+      const values = this.sql(
+        `SELECT key, written_at, value FROM secret_values WHERE org_id = ? AND set_name = ?
+         ORDER BY key`,
+      ).all(orgId, name).map(toStoredValue);
+      const detail: StoredSetDetail = {
+        ...toStoredSet(row),
+        keys: values.map((value) => value.key),
+        values,
+      };
       if (row.host !== null) detail.host = row.host;
       return detail;
     });
@@ -340,10 +349,13 @@ export class SqliteStorage implements Storage {
         );
       }
       const upsert = this.sql(
-        `INSERT INTO secret_values (org_id, set_name, key, value) VALUES (?, ?, ?, ?)
-         ON CONFLICT (org_id, set_name, key) DO UPDATE SET value = excluded.value`,
+        `INSERT INTO secret_values (org_id, set_name, key, value, written_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (org_id, set_name, key)
+         DO UPDATE SET value = excluded.value, written_at = excluded.written_at`,
       );
-      for (const [key, value] of write.values) upsert.run(orgId, write.name, key, value);
+      for (const [key, value] of write.values) {
+        upsert.run(orgId, write.name, key, value, rules.now);
+      }
       return {
         set: pendingSummary(write.name, set.type, region),
         setCreated: !existing,

@@ -13,6 +13,15 @@ export interface StoredSetDetail extends StoredSet {
   /** Sorted; empty for an image pull secret. */
   keys: string[];
   host?: string;
+  /** One per key, in the order of `keys`: read in the same query, so the two always agree. */
+  values: StoredValue[];
+}
+
+/** A key's sealed value and when it was last written (milliseconds since the epoch). */
+export interface StoredValue {
+  key: string;
+  writtenAt: number;
+  sealed: Uint8Array;
 }
 
 export interface SecretsWrite {

@@ -1,0 +1,54 @@
+/** `voicebot cloud auth login`: read the key (hidden prompt, or stdin), check it, store it. */
+import { define } from "gunshi";
+import { UsageError } from "../../../errors.ts";
+import { printJson, printSuccess } from "../../output.ts";
+import { isInteractive, password } from "../../prompt.ts";
+import { connectionArgs, timeoutMs } from "../connect.ts";
+
+/** Enough for any key; more on stdin is a mistake (a file piped by accident). */
+const MAX_STDIN_BYTES = 64 * 1024;
+
+export default define({
+  name: "login",
+  description: "Store an API key for an organization and make it current.\n" +
+    "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.",
+  args: connectionArgs,
+  run: async (ctx) => {
+    const apiKey = await readKey();
+    const { login } = await import("../../../config/auth.ts");
+    const result = await login({
+      organization: ctx.values.organization,
+      apiUrl: ctx.values["api-url"],
+      apiKey,
+      timeoutMs: timeoutMs(),
+    });
+    if (ctx.values.json) return printJson(result);
+    printSuccess(
+      `Logged in to organization "${result.organization}" at ${result.apiUrl} ` +
+        `(key ${result.keyFingerprint}; it sees ${result.sets} set${
+          result.sets === 1 ? "" : "s"
+        }).`,
+    );
+  },
+});
+
+async function readKey(): Promise<string> {
+  if (isInteractive()) return await password("API key (input hidden):");
+  if (Deno.stdin.isTerminal()) {
+    throw new UsageError("cannot read the API key: stdout is not a terminal, so nothing prompts.", {
+      hint: "pipe the key on stdin: `voicebot cloud auth login < keyfile`.",
+    });
+  }
+  const bytes = await new Response(Deno.stdin.readable).arrayBuffer();
+  if (bytes.byteLength > MAX_STDIN_BYTES) {
+    throw new UsageError("stdin holds more than an API key (over 64 KiB).");
+  }
+  const key = new TextDecoder().decode(bytes).trim();
+  if (!key) {
+    throw new UsageError("no API key on stdin.", {
+      hint: "run it on a terminal to type the key at a hidden prompt, or pipe it: " +
+        "`voicebot cloud auth login < keyfile`.",
+    });
+  }
+  return key;
+}

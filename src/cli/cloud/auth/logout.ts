@@ -1,0 +1,23 @@
+/** `voicebot cloud auth logout`: forget an organization's stored key. */
+import { define } from "gunshi";
+import { printJson, printNote, printSuccess } from "../../output.ts";
+
+export default define({
+  name: "logout",
+  description: "Forget the stored API key of an organization (default: the current one).",
+  args: {
+    organization: {
+      type: "string",
+      short: "o",
+      description: "Organization to log out of (default: VOICEBOT_ORG, else the current one)",
+    },
+    json: { type: "boolean", description: "Print one JSON document on stdout" },
+  },
+  run: async (ctx) => {
+    const { logout } = await import("../../../config/auth.ts");
+    const result = await logout({ organization: ctx.values.organization });
+    if (ctx.values.json) return printJson(result);
+    if (result.removed) printSuccess(`Logged out of organization "${result.organization}".`);
+    else printNote(`No key was stored for organization "${result.organization}".`);
+  },
+});

@@ -1,0 +1,61 @@
+/**
+ * What every `cloud auth` and `cloud secrets` command shares: the connection flags, `--json`, and
+ * `connect`, which resolves the credentials and builds the API client. The config and client
+ * modules (and classic zod with them) load here, when a command runs, never at start.
+ */
+import { UsageError } from "../../errors.ts";
+
+export const connectionArgs = {
+  organization: {
+    type: "string",
+    short: "o",
+    description: "Organization to act in (default: VOICEBOT_ORG, else the current one)",
+  },
+  "api-url": {
+    type: "string",
+    description: "API base URL (default: VOICEBOT_API_URL, else the organization's stored one)",
+  },
+  json: { type: "boolean", description: "Print one JSON document on stdout" },
+} as const;
+
+export interface ConnectionValues {
+  organization?: string;
+  "api-url"?: string;
+}
+
+/** VOICEBOT_API_TIMEOUT (seconds) bounds each attempt of a request; 30 s by default. */
+export function timeoutMs(): number | undefined {
+  const raw = Deno.env.get("VOICEBOT_API_TIMEOUT");
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(
+      `VOICEBOT_API_TIMEOUT must be a positive number of seconds, not "${raw}".`,
+    );
+  }
+  return seconds * 1000;
+}
+
+export async function connect(values: ConnectionValues) {
+  const [{ resolveCredentials, loginHint }, { SecretsClient }] = await Promise.all([
+    import("../../config/credentials.ts"),
+    import("../../secrets/client.ts"),
+  ]);
+  const credentials = await resolveCredentials({
+    organization: values.organization,
+    apiUrl: values["api-url"],
+  });
+  const client = new SecretsClient({
+    baseUrl: credentials.apiUrl,
+    apiKey: credentials.apiKey,
+    timeoutMs: timeoutMs(),
+    loginHint: credentials.sources.apiKey === "env"
+      ? "VOICEBOT_API_KEY holds a key the API does not accept; set the right one, or unset it and log in."
+      : loginHint(credentials.organization),
+  });
+  return {
+    client,
+    credentials,
+    organization: credentials.organization ?? "(from VOICEBOT_API_KEY)",
+  };
+}

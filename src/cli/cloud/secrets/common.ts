@@ -1,0 +1,71 @@
+/** What the `cloud secrets` commands share: name checks before anything is sent, confirmations. */
+import { CancelledError, NotFoundError, UsageError } from "../../../errors.ts";
+import { type Prompter, terminalPrompter } from "../../prompt.ts";
+
+// The wire schema's patterns, repeated here so that a bad name fails before classic zod loads.
+const SET_NAME = /^[A-Za-z0-9-]{1,63}$/;
+const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+export function checkSetName(name: string): string {
+  if (!SET_NAME.test(name)) {
+    throw new UsageError(`invalid set name "${name}".`, {
+      hint: "use 1 to 63 letters, digits or hyphens.",
+    });
+  }
+  return name;
+}
+
+export function checkKeyName(key: string): string {
+  if (!KEY_NAME.test(key)) {
+    throw new UsageError(`invalid key name "${key}".`, {
+      hint:
+        "a key is an environment-variable name: [A-Za-z_][A-Za-z0-9_]*, at most 128 characters.",
+    });
+  }
+  return key;
+}
+
+/** A 404 about set `name` becomes a message naming the organization, and how to see the sets. */
+export function notFoundHint(name: string, organization: string) {
+  return (error: unknown): never => {
+    if (error instanceof NotFoundError) {
+      throw new NotFoundError(`no set named "${name}" in organization "${organization}".`, {
+        hint: "see the sets with `voicebot cloud secrets list --no-sets`.",
+        api: error.api,
+      });
+    }
+    throw error;
+  };
+}
+
+export const confirmArgs = {
+  skip: { type: "boolean", short: "s", description: "Skip the confirmation" },
+  yes: { type: "boolean", short: "y", description: "Same as --skip" },
+} as const;
+
+/**
+ * Whether to ask before a destructive action: false with --skip/--yes. Without a terminal to ask
+ * on, it refuses (exit 2) with the flag to add, before anything is sent.
+ */
+export function mustConfirm(
+  options: { skip?: boolean; yes?: boolean; action: string },
+  prompter: Prompter = terminalPrompter,
+): boolean {
+  if (options.skip || options.yes) return false;
+  if (!prompter.isInteractive()) {
+    throw new UsageError(
+      `${options.action} needs a confirmation, and there is no terminal to ask.`,
+      {
+        hint: "add --skip (or --yes) to confirm; nothing was changed.",
+      },
+    );
+  }
+  return true;
+}
+
+/** Asks; a "no" (or Ctrl-C) is a cancellation, exit 130, with nothing changed. */
+export async function confirmOrCancel(question: string, prompter: Prompter = terminalPrompter) {
+  if (!(await prompter.confirm(question))) {
+    throw new CancelledError("Cancelled; nothing was changed.");
+  }
+}

@@ -1,0 +1,35 @@
+/** `voicebot cloud secrets delete <name>`: delete a whole set; irreversible. */
+import { define } from "gunshi";
+import { printJson, printSuccess } from "../../output.ts";
+import { connect, connectionArgs } from "../connect.ts";
+import { checkSetName, confirmArgs, confirmOrCancel, mustConfirm, notFoundHint } from "./common.ts";
+
+export default define({
+  name: "delete",
+  description:
+    "Delete a whole secret set or image pull secret, with every value in it (irreversible).",
+  args: {
+    name: { type: "positional", description: "The set to delete" },
+    ...confirmArgs,
+    ...connectionArgs,
+  },
+  run: async (ctx) => {
+    const { name, json } = ctx.values;
+    checkSetName(name);
+    const ask = mustConfirm({ ...ctx.values, action: `deleting set "${name}"` });
+    const { client, organization } = await connect(ctx.values);
+    const notFound = notFoundHint(name, organization);
+    if (ask) {
+      const set = await client.getSet(name).catch(notFound);
+      const what = set.type === "imagePullSecret"
+        ? `image pull secret for ${set.host ?? "its registry"}`
+        : `${set.keys.length} key${set.keys.length === 1 ? "" : "s"}`;
+      await confirmOrCancel(
+        `Delete set "${name}" (${what}, region ${set.region}, organization "${organization}")? This cannot be undone.`,
+      );
+    }
+    await client.deleteSet(name).catch(notFound);
+    if (json) return printJson({ deleted: name, organization });
+    printSuccess(`Deleted set "${name}".`);
+  },
+});

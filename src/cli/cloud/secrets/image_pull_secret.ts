@@ -1,0 +1,120 @@
+/**
+ * `voicebot cloud secrets image-pull-secret <name> <host> [credentials]`: registry credentials,
+ * from the argument, `--username U --password-stdin`, hidden prompts on a terminal, or
+ * `user:password` on stdin. Updated in place when the set exists.
+ */
+import { define } from "gunshi";
+import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
+import { printJson, printNote, printSuccess } from "../../output.ts";
+import { isInteractive, password } from "../../prompt.ts";
+import { connectionArgs } from "../connect.ts";
+import { connectApi } from "./api.ts";
+import { readStdin, waitArgs, waitWithSpinner } from "./io.ts";
+import { summaryOf } from "./set.ts";
+
+export default define({
+  name: "image-pull-secret",
+  description: "Create or update the credentials used to pull images from a private registry.\n" +
+    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]",
+  args: {
+    encode: {
+      type: "boolean",
+      negatable: true,
+      default: true,
+      description: "Base64-encode username:password (--no-encode: it is base64 already)",
+    },
+    username: { type: "string", description: "Registry username; with --password-stdin" },
+    "password-stdin": {
+      type: "boolean",
+      description: "Read the password from stdin (needs --username)",
+    },
+    region: {
+      type: "string",
+      short: "r",
+      description: "Region of a new one (default: the organization's default region)",
+    },
+    ...waitArgs,
+    ...connectionArgs,
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const [name, host, credentialsArg, ...extra] = ctx.positionals.slice(ctx.commandPath.length);
+    if (name === undefined || host === undefined) {
+      throw new UsageError("missing the name or the registry host.", {
+        hint: "`voicebot cloud secrets image-pull-secret NAME HOST [username:password]`.",
+      });
+    }
+    if (extra.length) throw new UsageError("too many arguments: NAME HOST [credentials].");
+    const { checkImagePullSecretInput, encodeCredentials, writeImagePullSecret } = await import(
+      "../../../secrets/image_pull_secret.ts"
+    );
+    checkImagePullSecretInput(name, host);
+    const credentials = await readCredentials(
+      credentialsArg,
+      values.username,
+      values["password-stdin"] ?? false,
+      values.encode,
+    );
+    const encoded = encodeCredentials(credentials, values.encode);
+    const api = await connectApi(values);
+    const { response, updated } = await writeImagePullSecret(api, {
+      name,
+      host,
+      credentials: encoded,
+      region: values.region,
+    });
+    let set = response.set;
+    if (values.wait) {
+      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+    }
+    if (values.json) printJson({ set, updated });
+    else if (set.status !== "failed") {
+      printSuccess(
+        `${
+          updated ? "Updated" : "Created"
+        } image pull secret "${name}" for ${host} in ${set.region}. Status: ${set.status}.`,
+      );
+    }
+    if (set.status === "failed") {
+      throw new ProvisioningFailedError(`"${name}" failed to provision: ${set.errorMessage}`);
+    }
+    if (!values.json && set.status !== "ready") {
+      printNote(`Next: check it is ready with \`voicebot cloud secrets list ${name} --no-sets\`.`);
+    }
+  },
+});
+
+/**
+ * Where the credentials come from, one source only: the argument; `--username` with the
+ * password on stdin; hidden prompts on a terminal; else `user:password` on stdin.
+ */
+async function readCredentials(
+  argument: string | undefined,
+  username: string | undefined,
+  passwordStdin: boolean,
+  encode: boolean,
+): Promise<string> {
+  if (passwordStdin || username !== undefined) {
+    if (argument !== undefined) {
+      throw new UsageError("give the credentials as an argument or with --username, not both.");
+    }
+    if (!passwordStdin || username === undefined) {
+      throw new UsageError("--username and --password-stdin go together.", {
+        hint: '`echo "$PASSWORD" | voicebot cloud secrets image-pull-secret NAME HOST ' +
+          "--username USER --password-stdin`.",
+      });
+    }
+    if (!encode) throw new UsageError("--no-encode takes the encoded credentials as an argument.");
+    // One trailing newline, as `echo` adds, is not part of the password.
+    const secret = (await readStdin()).replace(/\r?\n$/, "");
+    return `${username}:${secret}`;
+  }
+  if (argument !== undefined) return argument;
+  if (isInteractive()) {
+    if (!encode) return await password("Credentials (base64 of username:password)");
+    const user = await password("Registry username");
+    const secret = await password("Registry password");
+    return `${user}:${secret}`;
+  }
+  return (await readStdin()).replace(/\r?\n$/, "");
+}

@@ -1,0 +1,56 @@
+/** `voicebot cloud secrets list [name]`: the organization's sets, or one set's keys. */
+import { define } from "gunshi";
+import { UsageError } from "../../../errors.ts";
+import { printJson, printNote } from "../../output.ts";
+import { connect, connectionArgs } from "../connect.ts";
+import { checkSetName, notFoundHint } from "./common.ts";
+
+export default define({
+  name: "list",
+  description: "List secret sets (with a name: that set's status and keys, never values).",
+  args: {
+    name: { type: "positional", required: false, description: "A set to show" },
+    sets: {
+      type: "boolean",
+      short: "s",
+      default: true,
+      negatable: true,
+      description: "Secret sets only; --no-sets shows image pull secrets too",
+    },
+    region: { type: "string", short: "r", description: "Only sets in this region" },
+    ...connectionArgs,
+  },
+  run: async (ctx) => {
+    const { name, sets: setsOnly, region, json } = ctx.values;
+    if (name !== undefined) checkSetName(name);
+    const { client, organization } = await connect(ctx.values);
+    const { colourEnabled, renderSetDetail, renderSetsTable } = await import(
+      "../../../secrets/render.ts"
+    );
+
+    if (name !== undefined) {
+      const set = await client.getSet(name).catch(notFoundHint(name, organization));
+      if (region !== undefined && set.region !== region) {
+        throw new UsageError(`set "${name}" is in region ${set.region}, not ${region}.`);
+      }
+      // The fingerprint key is for `diff` to compute with, not to print.
+      const { fingerprintKey: _, ...shown } = set;
+      if (json) return printJson(shown);
+      return console.log(renderSetDetail(shown, colourEnabled()));
+    }
+
+    const sets = (await client.listSets()).filter((set) =>
+      (!setsOnly || set.type === "secret") && (region === undefined || set.region === region)
+    );
+    if (json) return printJson({ sets });
+    if (sets.length === 0) {
+      const where = `organization "${organization}"${region ? ` in region ${region}` : ""}`;
+      printNote(
+        `No ${setsOnly ? "secret sets" : "secret sets or image pull secrets"} in ${where}.`,
+      );
+      printNote("Create one with `voicebot cloud secrets set NAME KEY=value`.");
+      return;
+    }
+    console.log(renderSetsTable(sets, colourEnabled()));
+  },
+});

@@ -1,0 +1,124 @@
+/**
+ * `voicebot cloud secrets set <name> [KEY=value ...] [--file .env]`: check everything, show what
+ * the write will do, confirm when it overwrites or removes keys, then one atomic PUT.
+ */
+import { define } from "gunshi";
+import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
+import { printJson, printNote, printSuccess } from "../../output.ts";
+import { isInteractive } from "../../prompt.ts";
+import type { SetPlan } from "../../../secrets/set.ts";
+import type { SecretSetSummary } from "../../../secrets/schemas.ts";
+import { connectionArgs } from "../connect.ts";
+import { connectApi } from "./api.ts";
+import { confirmArgs, confirmOrCancel } from "./common.ts";
+import { fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
+
+export default define({
+  name: "set",
+  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.\n" +
+    "  voicebot cloud secrets set NAME [KEY=value ...] [--file .env]",
+  args: {
+    ...fileArg,
+    region: {
+      type: "string",
+      short: "r",
+      description: "Region of a new set (default: the organization's default region)",
+    },
+    replace: {
+      type: "boolean",
+      description: "The set ends with exactly these keys; others are removed",
+    },
+    ...waitArgs,
+    "dry-run": { type: "boolean", description: "Check and show what would change; send nothing" },
+    "allow-empty": { type: "boolean", description: "Allow empty values" },
+    ...confirmArgs,
+    ...connectionArgs,
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const { name, secrets } = await readSecretsInput(
+      ctx.positionals.slice(ctx.commandPath.length),
+      values.file,
+      {
+        usage: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
+        allowEmpty: values["allow-empty"] ?? false,
+      },
+    );
+    const { planSet, applySet } = await import("../../../secrets/set.ts");
+    const api = await connectApi(values);
+    const plan = await planSet(api, name, secrets, {
+      region: values.region,
+      replace: values.replace ?? false,
+    });
+
+    if (values["dry-run"]) {
+      if (values.json) printJson({ dryRun: true, ...plan });
+      else console.log(describePlan(plan, "would"));
+      return;
+    }
+    const destructive = plan.overwrite.length > 0 || plan.remove.length > 0;
+    const skip = values.skip || values.yes;
+    if (!skip && isInteractive()) {
+      console.error(describePlan(plan, "will"));
+      await confirmOrCancel(`Write ${secrets.size} key(s) to "${name}" in ${plan.region}?`);
+    } else if (!skip && destructive) {
+      throw new UsageError(
+        `this would ${
+          plan.remove.length ? "remove" : "overwrite"
+        } keys of "${name}", which needs a confirmation, and there is no terminal to ask on.`,
+        {
+          problems: describePlan(plan, "would").split("\n").slice(1).map((line) => line.trim()),
+          hint: "add --yes (or --skip) to write anyway; nothing was sent.",
+        },
+      );
+    }
+
+    const outcome = await applySet(api, plan, secrets);
+    let set = outcome.set;
+    if (values.wait) {
+      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+    }
+    if (values.json) {
+      printJson({ ...outcome, set, removed: plan.remove });
+    } else if (set.status !== "failed") {
+      const parts = [
+        outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
+        outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",
+        plan.remove.length ? `removed ${plan.remove.join(", ")}` : "",
+      ].filter(Boolean);
+      printSuccess(
+        `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
+          parts.join("; ")
+        }. Status: ${set.status}.`,
+      );
+    }
+    if (set.status === "failed") {
+      throw new ProvisioningFailedError(`"${name}" failed to provision: ${set.errorMessage}`);
+    }
+    if (!values.json) {
+      printNote(
+        set.status === "ready"
+          ? `Next: use the set "${name}" in the agent's configuration (its region is ${plan.region}).`
+          : `Next: check it is ready with \`voicebot cloud secrets list ${name}\` (or add --wait).`,
+      );
+    }
+  },
+});
+
+/** The summary fields of a set: its detail also carries the fingerprint key, never printed. */
+export function summaryOf(set: SecretSetSummary): SecretSetSummary {
+  const { name, type, region, status, errorMessage } = set;
+  return { name, type, region, status, ...(errorMessage === undefined ? {} : { errorMessage }) };
+}
+
+/** The plan as lines for a person: names only, never a value. */
+export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
+  const lines = [
+    `Secret set "${plan.name}" in ${plan.region}${plan.isNew ? " (new)" : ""} ${verb}:`,
+  ];
+  if (plan.create.length) lines.push(`  create     ${plan.create.join(", ")}`);
+  if (plan.overwrite.length) lines.push(`  overwrite  ${plan.overwrite.join(", ")}`);
+  if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
+  if (plan.remove.length) lines.push(`  remove     ${plan.remove.join(", ")}`);
+  return lines.join("\n");
+}

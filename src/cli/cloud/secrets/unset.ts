@@ -1,0 +1,56 @@
+/** `voicebot cloud secrets unset <name> <secret_key>`: remove one key from a set. */
+import { define } from "gunshi";
+import { NotFoundError } from "../../../errors.ts";
+import { printJson, printSuccess } from "../../output.ts";
+import { connect, connectionArgs } from "../connect.ts";
+import {
+  checkKeyName,
+  checkSetName,
+  confirmArgs,
+  confirmOrCancel,
+  mustConfirm,
+  notFoundHint,
+} from "./common.ts";
+
+export default define({
+  name: "unset",
+  description: "Remove one key (and its value) from a secret set.",
+  args: {
+    name: { type: "positional", description: "The secret set" },
+    secret_key: { type: "positional", description: "The key to remove" },
+    ...confirmArgs,
+    ...connectionArgs,
+  },
+  run: async (ctx) => {
+    const { name, secret_key: key, json } = ctx.values;
+    checkSetName(name);
+    checkKeyName(key);
+    const ask = mustConfirm({ ...ctx.values, action: `removing key ${key} from set "${name}"` });
+    const { client, organization } = await connect(ctx.values);
+    if (ask) {
+      const set = await client.getSet(name).catch(notFoundHint(name, organization));
+      if (!set.keys.includes(key)) throw missingKey(name, key, organization);
+      await confirmOrCancel(
+        `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
+      );
+    }
+    const result = await client.deleteKey(name, key).catch((error) => {
+      if (error instanceof NotFoundError) {
+        // Which is missing, the set or the key? The server's message says; ours names both.
+        throw /key/i.test(error.message)
+          ? missingKey(name, key, organization, error)
+          : notFoundHint(name, organization)(error);
+      }
+      throw error;
+    });
+    if (json) return printJson({ removed: key, set: result.set });
+    printSuccess(`Removed ${key} from set "${name}" (status ${result.set.status ?? "unknown"}).`);
+  },
+});
+
+function missingKey(name: string, key: string, organization: string, cause?: NotFoundError) {
+  return new NotFoundError(`set "${name}" in organization "${organization}" has no key ${key}.`, {
+    hint: `see its keys with \`voicebot cloud secrets list ${name}\`.`,
+    api: cause?.api,
+  });
+}

@@ -1,0 +1,212 @@
+/**
+ * User configuration and credentials: which organization, which API URL, which key.
+ *
+ * Sources, first wins: the command's flags (`--organization/-o`, `--api-url`); the environment
+ * (`VOICEBOT_ORG`, `VOICEBOT_API_URL`, `VOICEBOT_API_KEY`); the config file, which holds the
+ * current organization and, per organization, its API URL and key.
+ *
+ * The config file is `$VOICEBOT_CONFIG`, else `$XDG_CONFIG_HOME/voicebot/config.json`, else
+ * `~/.config/voicebot/config.json`. It is written atomically (a temporary file beside it, then a
+ * rename) with mode 0600, and refused when its mode lets anyone else read it.
+ *
+ * Only `Deno.*` APIs: no Node, no zod (the shape is checked by hand, it is small).
+ *
+ * @module
+ */
+import { AuthError, UsageError } from "../errors.ts";
+
+/** Where `voicebot cloud serve` listens by default. */
+export const DEFAULT_API_URL = "http://127.0.0.1:8787/v1";
+
+export const ORGANIZATION_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
+
+export interface StoredOrganization {
+  apiUrl: string;
+  apiKey: string;
+}
+
+export interface ConfigFile {
+  /** The organization commands act in without `-o`. */
+  current?: string;
+  organizations: Record<string, StoredOrganization>;
+}
+
+export type Env = (name: string) => string | undefined;
+
+/** The process environment, with empty values counted as unset. */
+export const processEnv: Env = (name) => Deno.env.get(name) || undefined;
+
+export function configPath(env: Env = processEnv): string {
+  const explicit = env("VOICEBOT_CONFIG");
+  if (explicit) return explicit;
+  const base = env("XDG_CONFIG_HOME") ?? (env("HOME") ? `${env("HOME")}/.config` : undefined);
+  if (!base) {
+    throw new UsageError("cannot find a place for the config file.", {
+      hint: "set VOICEBOT_CONFIG to a file path, or HOME.",
+    });
+  }
+  return `${base}/voicebot/config.json`;
+}
+
+/** The config file, or an empty one when there is none yet. */
+export async function readConfig(path: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    const info = await Deno.stat(path);
+    // mode is null on Windows, where POSIX modes do not apply.
+    if (info.mode !== null && (info.mode & 0o077) !== 0) {
+      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+      throw new AuthError(
+        `the config file ${path} has mode ${mode}: others may read the API keys in it.`,
+        { hint: `run \`chmod 600 ${path}\`, and rotate the keys if others could read them.` },
+      );
+    }
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { organizations: {} };
+    throw error;
+  }
+  return parseConfig(text, path);
+}
+
+function parseConfig(text: string, path: string): ConfigFile {
+  const broken = (why: string) =>
+    new UsageError(`the config file ${path} is not valid: ${why}.`, {
+      hint: "fix it, or remove it and log in again with `voicebot cloud auth login`.",
+    });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw broken("not JSON");
+  }
+  if (!isObject(raw)) throw broken("not a JSON object");
+  const { current, organizations = {} } = raw;
+  if (current !== undefined && typeof current !== "string") throw broken("`current` not a string");
+  if (!isObject(organizations)) throw broken("`organizations` not an object");
+  const result: ConfigFile = { current, organizations: {} };
+  for (const [name, entry] of Object.entries(organizations)) {
+    if (!isObject(entry) || typeof entry.apiUrl !== "string" || typeof entry.apiKey !== "string") {
+      throw broken(`organization "${name}" needs apiUrl and apiKey strings`);
+    }
+    result.organizations[name] = { apiUrl: entry.apiUrl, apiKey: entry.apiKey };
+  }
+  return result;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Writes the file atomically at mode 0600, creating its directory (0700) when needed. */
+export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const body = JSON.stringify(config, null, 2) + "\n";
+  try {
+    await Deno.writeTextFile(temp, body, { mode: 0o600, createNew: true });
+    // The mode option is filtered by the umask; chmod makes it exactly 0600.
+    if (Deno.build.os !== "windows") await Deno.chmod(temp, 0o600);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+export type Source = "flag" | "env" | "config" | "default";
+
+export interface Credentials {
+  /** Undefined only when the key comes from VOICEBOT_API_KEY with no organization named. */
+  organization?: string;
+  apiUrl: string;
+  apiKey: string;
+  sources: { organization?: Source; apiUrl: Source; apiKey: Source };
+  configPath: string;
+}
+
+export interface CredentialFlags {
+  organization?: string;
+  apiUrl?: string;
+}
+
+export function checkOrganization(name: string): string {
+  if (!ORGANIZATION_PATTERN.test(name)) {
+    throw new UsageError(`invalid organization name "${name}".`, {
+      hint: "use 1 to 63 letters, digits or hyphens.",
+    });
+  }
+  return name;
+}
+
+export function loginHint(organization?: string): string {
+  return `log in with \`voicebot cloud auth login${
+    organization ? ` -o ${organization}` : ""
+  }\` (it reads the key at a hidden prompt, or from stdin).`;
+}
+
+/**
+ * The organization, URL and key a command uses. `VOICEBOT_API_KEY` applies unless `-o` names an
+ * organization other than `VOICEBOT_ORG`: an explicit `-o` then picks that organization's stored
+ * key, so that a key in the environment never acts in an organization it was not meant for.
+ */
+export async function resolveCredentials(
+  flags: CredentialFlags,
+  env: Env = processEnv,
+): Promise<Credentials> {
+  const path = configPath(env);
+  const file = await readConfig(path);
+  const envOrg = env("VOICEBOT_ORG");
+  const envKey = env("VOICEBOT_API_KEY");
+
+  const [organization, orgSource]: [string | undefined, Source | undefined] = flags.organization
+    ? [flags.organization, "flag"]
+    : envOrg
+    ? [envOrg, "env"]
+    : file.current
+    ? [file.current, "config"]
+    : [undefined, undefined];
+  if (organization !== undefined) checkOrganization(organization);
+  const stored = organization === undefined ? undefined : file.organizations[organization];
+
+  const envKeyApplies = envKey !== undefined &&
+    (flags.organization === undefined || flags.organization === envOrg);
+  let apiKey: string;
+  let keySource: Source;
+  if (envKeyApplies) {
+    [apiKey, keySource] = [envKey, "env"];
+  } else if (stored) {
+    [apiKey, keySource] = [stored.apiKey, "config"];
+  } else if (organization === undefined) {
+    throw new AuthError("not logged in: no organization and no API key.", {
+      hint: loginHint(),
+    });
+  } else {
+    throw new AuthError(`no API key stored for organization "${organization}".`, {
+      hint: loginHint(organization),
+    });
+  }
+
+  const [apiUrl, urlSource]: [string, Source] = flags.apiUrl
+    ? [flags.apiUrl, "flag"]
+    : env("VOICEBOT_API_URL")
+    ? [env("VOICEBOT_API_URL")!, "env"]
+    : stored
+    ? [stored.apiUrl, "config"]
+    : [DEFAULT_API_URL, "default"];
+
+  return {
+    organization,
+    apiUrl,
+    apiKey,
+    sources: { organization: orgSource, apiUrl: urlSource, apiKey: keySource },
+    configPath: path,
+  };
+}
+
+/** A short, non-reversible fingerprint to tell keys apart: `sha256:` and 12 hex digits. */
+export async function keyFingerprint(apiKey: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey));
+  return `sha256:${new Uint8Array(digest).toHex().slice(0, 12)}`;
+}

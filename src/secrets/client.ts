@@ -1,0 +1,314 @@
+/**
+ * The secrets API client: one class, one private `request` method that owns every request.
+ *
+ * - Base URL (`scheme://host[:port]/v1`), `Authorization: Bearer`, `User-Agent: voicebot/<version>`,
+ *   `Accept: application/json`, and an `X-Request-Id` of our own that the server echoes.
+ * - A timeout per attempt (default 30 s; `VOICEBOT_API_TIMEOUT` in seconds, read by the caller).
+ * - Retries with exponential backoff and jitter on connection errors, 5xx and 429, honouring
+ *   `Retry-After` up to a bound. Every route here is idempotent, PUT included: a PUT names the
+ *   whole outcome (these keys hold these values, or with `replace` exactly these keys), so sending
+ *   it twice leaves the same state; only its `created`/`updated` split may then say "updated" for
+ *   a key the lost first attempt created. A DELETE retried after a lost response may answer 404.
+ * - Every response body is parsed with the shared schemas; errors are decoded with ErrorResponse
+ *   into the typed errors of src/errors.ts, which keep status, code and the request id.
+ *
+ * Never does an error message carry the API key or a value: only the URL, the method and what
+ * the server said (which never holds a value either).
+ *
+ * @module
+ */
+import type { z } from "zod";
+import {
+  AuthError,
+  ConflictError,
+  NotFoundError,
+  UsageError,
+  VoicebotError,
+  type VoicebotErrorOptions,
+} from "../errors.ts";
+import { VERSION } from "../version.ts";
+import {
+  DeleteKeyResponse,
+  ErrorResponse,
+  ListSecretSetsResponse,
+  type PutSecretSetRequest,
+  PutSecretSetResponse,
+  RegionsResponse,
+  SecretSetDetail,
+  type SecretSetSummary,
+} from "./schemas.ts";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Attempts per request, the first included. */
+export const DEFAULT_ATTEMPTS = 3;
+/** A Retry-After longer than this is not waited for: the error says when to try again. */
+export const MAX_RETRY_AFTER_MS = 10_000;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 4_000;
+
+export type Fetch = (input: Request) => Response | Promise<Response>;
+
+export interface ClientOptions {
+  /** `scheme://host[:port]/v1`; see `normalizeApiUrl`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Defaults to the global fetch; tests pass the app's `request`. */
+  fetch?: Fetch;
+  timeoutMs?: number;
+  attempts?: number;
+  /** Waits between attempts; tests pass one that does not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+  /** How to log in, for the hint of a 401. */
+  loginHint?: string;
+}
+
+/**
+ * `http://host:8787` and `http://host:8787/` mean `http://host:8787/v1`; any other path is kept
+ * as given, without its trailing slash. Throws UsageError for what is not an http(s) URL.
+ */
+export function normalizeApiUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`the API URL "${raw}" is not a URL.`, {
+      hint: "use the form http://127.0.0.1:8787/v1.",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`the API URL "${raw}" is not http or https.`, {
+      hint: "use the form http://127.0.0.1:8787/v1.",
+    });
+  }
+  if (url.username || url.password) {
+    throw new UsageError("the API URL must not hold a user name or password.", {
+      hint: "the API key goes to `voicebot cloud auth login`, which reads it at a hidden prompt.",
+    });
+  }
+  url.search = "";
+  url.hash = "";
+  const path = url.pathname.replace(/\/+$/, "");
+  return `${url.origin}${path === "" ? "/v1" : path}`;
+}
+
+export class SecretsClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #fetch: Fetch;
+  readonly #timeoutMs: number;
+  readonly #attempts: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #loginHint: string;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normalizeApiUrl(options.baseUrl);
+    this.#apiKey = options.apiKey;
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#loginHint = options.loginHint ?? "log in with `voicebot cloud auth login`.";
+  }
+
+  /** GET /secrets: every set of the organization, image pull secrets included. */
+  async listSets(): Promise<SecretSetSummary[]> {
+    return (await this.#request("GET", "/secrets", ListSecretSetsResponse)).sets;
+  }
+
+  /** GET /secrets/{name}: the summary plus key names (never values). */
+  getSet(name: string): Promise<SecretSetDetail> {
+    return this.#request("GET", `/secrets/${encodeURIComponent(name)}`, SecretSetDetail);
+  }
+
+  /** PUT /secrets/{name}: one atomic write of keys, or of registry credentials. */
+  putSet(name: string, body: PutSecretSetRequest): Promise<PutSecretSetResponse> {
+    return this.#request("PUT", `/secrets/${encodeURIComponent(name)}`, PutSecretSetResponse, body);
+  }
+
+  /** DELETE /secrets/{name}/keys/{key}. */
+  deleteKey(name: string, key: string): Promise<DeleteKeyResponse> {
+    const path = `/secrets/${encodeURIComponent(name)}/keys/${encodeURIComponent(key)}`;
+    return this.#request("DELETE", path, DeleteKeyResponse);
+  }
+
+  /** DELETE /secrets/{name}: irreversible. */
+  async deleteSet(name: string): Promise<void> {
+    await this.#request("DELETE", `/secrets/${encodeURIComponent(name)}`, null);
+  }
+
+  /** GET /regions: the organization's regions and its default. */
+  regions(): Promise<RegionsResponse> {
+    return this.#request("GET", "/regions", RegionsResponse);
+  }
+
+  async #request<S extends z.ZodType>(
+    method: "GET" | "PUT" | "DELETE",
+    path: string,
+    schema: S | null,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
+    const url = this.baseUrl + path;
+    const requestId = crypto.randomUUID();
+    const headers: Record<string, string> = {
+      "Authorization": `Bearer ${this.#apiKey}`,
+      "User-Agent": `voicebot/${VERSION}`,
+      "Accept": "application/json",
+      "X-Request-Id": requestId,
+    };
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers["Content-Type"] = "application/json";
+
+    for (let attempt = 1;; attempt++) {
+      const last = attempt >= this.#attempts;
+      let response: Response;
+      try {
+        const request = new Request(url, {
+          method,
+          headers,
+          body: payload,
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        });
+        response = await this.#fetch(request);
+      } catch (error) {
+        if (last) throw this.#connectionError(method, url, error);
+        await this.#sleep(backoff(attempt));
+        continue;
+      }
+
+      if (response.ok) {
+        return schema === null
+          ? (await response.body?.cancel(), undefined as z.infer<S>)
+          : await this.#parse(response, schema, method, url);
+      }
+
+      const retryable = response.status === 429 || response.status >= 500;
+      if (retryable && !last) {
+        const wait = retryAfter(response.headers.get("retry-after")) ?? backoff(attempt);
+        if (wait <= MAX_RETRY_AFTER_MS) {
+          await response.body?.cancel();
+          await this.#sleep(wait);
+          continue;
+        }
+      }
+      throw await this.#apiError(response, requestId);
+    }
+  }
+
+  async #parse<S extends z.ZodType>(
+    response: Response,
+    schema: S,
+    method: string,
+    url: string,
+  ): Promise<z.infer<S>> {
+    const requestId = response.headers.get("x-request-id") ?? undefined;
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (cause) {
+      throw new VoicebotError(
+        `${method} ${url} answered ${response.status} with a body that is not JSON.`,
+        {
+          hint:
+            "is this URL a voicebot secrets API? Check --api-url or `voicebot cloud auth status`.",
+          cause,
+        },
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new VoicebotError(
+        `${method} ${url} answered a body this voicebot does not understand.`,
+        {
+          problems: parsed.error.issues.slice(0, 5).map((issue) =>
+            `${issue.path.join(".") || "(body)"}: ${issue.message}`
+          ),
+          hint: "the server may be of another version; check --api-url.",
+          api: { status: response.status, code: "UNEXPECTED_RESPONSE", requestId },
+        },
+      );
+    }
+    return parsed.data;
+  }
+
+  /** The ErrorResponse as one of our typed errors, with status, code and request id. */
+  async #apiError(response: Response, sentRequestId: string): Promise<VoicebotError> {
+    const requestId = response.headers.get("x-request-id") ?? sentRequestId;
+    let decoded: ErrorResponse | undefined;
+    try {
+      decoded = ErrorResponse.safeParse(await response.json()).data;
+    } catch {
+      // Not JSON: described by its status below.
+    }
+    const status = response.status;
+    const code = decoded?.code ?? `HTTP_${status}`;
+    const message = decoded?.error ?? `the API answered ${status} ${response.statusText}`.trim();
+    const options: VoicebotErrorOptions = {
+      api: { status, code, requestId },
+      problems: decoded?.details?.map((d) => `${d.field}: ${d.message}`),
+    };
+    switch (status) {
+      case 400:
+        return new UsageError(message, options);
+      case 401:
+        return new AuthError(message, { ...options, hint: this.#loginHint });
+      case 404:
+        return new NotFoundError(message, options);
+      case 409:
+        return new ConflictError(message, options);
+      case 429: {
+        const after = response.headers.get("retry-after");
+        return new VoicebotError(message, {
+          ...options,
+          hint: `too many requests; try again${after ? ` in ${after} s` : " later"}.`,
+        });
+      }
+      default:
+        return new VoicebotError(message, options);
+    }
+  }
+
+  #connectionError(method: string, url: string, error: unknown): VoicebotError {
+    const timedOut = error instanceof DOMException &&
+      (error.name === "TimeoutError" || error.name === "AbortError");
+    const reason = timedOut
+      ? `no answer within ${Math.round(this.#timeoutMs / 100) / 10} s`
+      : describeConnectionFailure(error);
+    return new VoicebotError(`cannot reach the voicebot API at ${url} (${method}): ${reason}.`, {
+      hint: timedOut
+        ? "raise the timeout with VOICEBOT_API_TIMEOUT=SECONDS, or check the server."
+        : "is the server running? Check the URL with `voicebot cloud auth status` or pass --api-url.",
+      cause: error,
+    });
+  }
+}
+
+/** Exponential backoff with full jitter: attempt 1 waits up to 250 ms, then 500, 1000... capped. */
+function backoff(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or bad. */
+export function retryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The reason alone, from the error and its causes (Deno's "fetch failed" wraps the real one). */
+function describeConnectionFailure(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && depth < 5; depth++) {
+    messages.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const message = messages.join(" / ");
+  if (/connection refused|ECONNREFUSED/i.test(message)) return "connection refused";
+  if (/dns error|failed to lookup|name or service not known/i.test(message)) {
+    return "the host name does not resolve";
+  }
+  if (/certificate|tls/i.test(message)) return "TLS failed";
+  if (/connection reset|ECONNRESET/i.test(message)) return "connection reset";
+  return messages.at(-1)!.split("\n")[0].slice(0, 200);
+}

@@ -1,0 +1,229 @@
+/**
+ * `voicebot cloud secrets set`: gather the secrets from every source, check them all before any
+ * request (reporting every problem at once, each with where it came from), plan the write
+ * against the set as it stands, and apply it in one PUT.
+ *
+ * Nothing here prints: the command renders what these functions return.
+ *
+ * @module
+ */
+import { ConflictError, UsageError } from "../errors.ts";
+import { compareWithSet } from "./diff.ts";
+import { parse as parseDotenv } from "./dotenv.ts";
+import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
+import type {
+  PutSecretSetRequest,
+  PutSecretSetResponse,
+  RegionsResponse,
+  SecretSetDetail,
+  SetType,
+} from "./schemas.ts";
+
+/** Where a value came from, as shown to the user: `argument 2`, `.env:4`, `stdin:3`. */
+export type Origin = string;
+
+export interface SecretsInput {
+  /** The set name as typed. */
+  name: string;
+  /** `KEY=value` arguments, in order; they are positional arguments 2, 3, ... after the name. */
+  pairs: readonly string[];
+  /** A dotenv text and the name to report it by (its path, or `stdin`). */
+  file?: { label: string; text: string };
+  allowEmpty: boolean;
+}
+
+/** Every key once, with its value and where it came from (the first place it was given). */
+export type CheckedSecrets = Map<string, { value: string; origin: Origin }>;
+
+export const SET_NAME_RULE = "must be 1 to 63 letters, digits or hyphens";
+export const KEY_NAME_RULE =
+  "must start with a letter or _, then letters, digits or _, at most 128 characters";
+
+/** Checks the set name; the problem to report, or undefined. */
+export function setNameProblem(name: string): string | undefined {
+  return SET_NAME_PATTERN.test(name) ? undefined : `set name "${name}": ${SET_NAME_RULE}`;
+}
+
+/**
+ * The secrets to write, or a UsageError listing every problem: the set name, key names,
+ * malformed pairs and lines, keys given twice with different values, and empty values (unless
+ * `allowEmpty`). No problem ever quotes a value.
+ */
+export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
+  const problems: string[] = [];
+  const nameProblem = setNameProblem(input.name);
+  if (nameProblem) problems.push(nameProblem);
+
+  // Each source is checked in the order given, so that problems read top to bottom.
+  const secrets: CheckedSecrets = new Map();
+  let count = 0;
+  const add = (key: string, value: string, origin: Origin) => {
+    count++;
+    if (!KEY_NAME_PATTERN.test(key)) {
+      problems.push(`${origin}: key ${describeKey(key)} ${KEY_NAME_RULE}`);
+      return;
+    }
+    if (value === "" && !input.allowEmpty) {
+      problems.push(`${origin}: ${key} is empty (add --allow-empty to store an empty value)`);
+    }
+    const first = secrets.get(key);
+    if (!first) secrets.set(key, { value, origin });
+    else if (first.value !== value) {
+      problems.push(`${origin}: ${key} is also given at ${first.origin}, with another value`);
+    }
+  };
+  input.pairs.forEach((pair, i) => {
+    const origin = `argument ${i + 2}`;
+    const equals = pair.indexOf("=");
+    // An argument without "=" may be a value typed without its key: never echo it.
+    if (equals === -1) {
+      count++;
+      problems.push(`${origin}: expected KEY=value, found no "="`);
+    } else add(pair.slice(0, equals), pair.slice(equals + 1), origin);
+  });
+  if (input.file) {
+    const { label, text } = input.file;
+    const parsed = parseDotenv(text);
+    const lines = [
+      ...parsed.problems.map((problem) => ({ line: problem.line, problem })),
+      ...parsed.entries.map((entry) => ({ line: entry.line, entry })),
+    ].sort((a, b) => a.line - b.line);
+    for (const item of lines) {
+      const origin = `${label}:${item.line}`;
+      if ("problem" in item) {
+        count++;
+        problems.push(`${origin}: ${item.problem.message}`);
+      } else add(item.entry.key, item.entry.value, origin);
+    }
+  }
+
+  if (count === 0 && problems.length === 0) {
+    problems.push("no secrets given: pass KEY=value arguments or --file .env");
+  }
+  if (problems.length) {
+    throw new UsageError(
+      problems.length === 1
+        ? "1 problem; nothing was sent."
+        : `${problems.length} problems; nothing was sent.`,
+      { problems, hint: "fix them and run the command again." },
+    );
+  }
+  return secrets;
+}
+
+/** A key name as typed, for a message: quoted, and cut when long (it may be a pasted value). */
+function describeKey(key: string): string {
+  if (key === "") return "(empty)";
+  return key.length > 40 ? `"${key.slice(0, 12)}..." (${key.length} characters)` : `"${key}"`;
+}
+
+/** What the API client must offer `set`, `diff` and `image-pull-secret`. */
+export interface SecretsApi {
+  /** Undefined when there is no such set. */
+  getSet(name: string): Promise<SecretSetDetail | undefined>;
+  regions(): Promise<RegionsResponse>;
+  putSet(name: string, body: PutSecretSetRequest): Promise<PutSecretSetResponse>;
+}
+
+export interface SetPlan {
+  name: string;
+  region: string;
+  /** True when the set does not exist yet. */
+  isNew: boolean;
+  create: string[];
+  /** Stored keys given another value. */
+  overwrite: string[];
+  /** Stored keys given the value they hold already (told by the fingerprints). */
+  unchanged: string[];
+  /** With `replace`: the keys that will be gone. */
+  remove: string[];
+  replace: boolean;
+}
+
+/**
+ * Reads the set as it stands (and the organization's regions) and decides what the write will
+ * do. Throws, before anything is written, for a name taken by an image pull secret, a region
+ * other than the set's own, or a region the organization does not have.
+ */
+export async function planSet(
+  api: SecretsApi,
+  name: string,
+  secrets: CheckedSecrets,
+  options: { region?: string; replace: boolean },
+): Promise<SetPlan> {
+  const existing = await api.getSet(name);
+  const region = await placeSet(api, name, "secret", existing, options.region);
+  const local = new Map([...secrets].map(([key, { value }]) => [key, value]));
+  const compared = existing
+    ? await compareWithSet(existing, local)
+    : [...local.keys()].sort().map((key) => ({ key, state: "only-local" }));
+  const having = (state: string) => compared.filter((c) => c.state === state).map((c) => c.key);
+  return {
+    name,
+    region,
+    isNew: !existing,
+    create: having("only-local"),
+    overwrite: having("different"),
+    unchanged: having("same"),
+    remove: options.replace ? having("only-remote") : [],
+    replace: options.replace,
+  };
+}
+
+/** One atomic PUT of the checked secrets, in the plan's region. */
+export async function applySet(
+  api: SecretsApi,
+  plan: SetPlan,
+  secrets: CheckedSecrets,
+): Promise<PutSecretSetResponse> {
+  const values = Object.fromEntries([...secrets].map(([key, { value }]) => [key, value]));
+  return await api.putSet(plan.name, {
+    type: "secret",
+    region: plan.region,
+    secrets: values,
+    ...(plan.replace ? { replace: true } : {}),
+  });
+}
+
+/**
+ * The region a write to `name` goes to: the existing set's own, or for a new one the requested
+ * region or the organization's default. Throws, before anything is written, when the name is
+ * taken by the other type, when the region differs from the set's, or when the organization
+ * has no such region.
+ */
+export async function placeSet(
+  api: SecretsApi,
+  name: string,
+  type: SetType,
+  existing: SecretSetDetail | undefined,
+  requested: string | undefined,
+): Promise<string> {
+  if (existing) {
+    if (existing.type !== type) {
+      const other = existing.type === "secret" ? "a secret set" : "an image pull secret";
+      throw conflict(name, `is ${other}`, "choose another name.");
+    }
+    const region = existing.region ?? "";
+    if (requested !== undefined && requested !== region) {
+      throw conflict(
+        name,
+        `is in region ${region}, not ${requested}; a set cannot move between regions`,
+        `drop -r to write to ${region}, or use another name for ${requested}.`,
+      );
+    }
+    return region;
+  }
+  const regions = await api.regions();
+  const region = requested ?? regions.default;
+  const codes = regions.regions.map((r) => r.code);
+  if (!codes.includes(region)) {
+    throw new UsageError(`region ${region} is not one of this organization's regions.`, {
+      hint: `use one of: ${codes.join(", ")}.`,
+    });
+  }
+  return region;
+}
+
+function conflict(name: string, what: string, hint: string): ConflictError {
+  return new ConflictError(`"${name}" ${what}; nothing was sent.`, { hint });
+}

@@ -1,0 +1,38 @@
+/** `--wait`: poll a set until the provisioner has moved it out of `pending`, within a bound. */
+import { VoicebotError } from "../errors.ts";
+import type { SecretSetDetail } from "./schemas.ts";
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 120_000;
+const POLL_MS = 500;
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  pollMs?: number;
+  /** Injected in tests. */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** The set once `ready` or `failed`; throws when it is gone or still pending at the deadline. */
+export async function waitForSet(
+  getSet: (name: string) => Promise<SecretSetDetail | undefined>,
+  name: string,
+  options: WaitOptions = {},
+): Promise<SecretSetDetail> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const now = options.now ?? Date.now;
+  const deadline = now() + timeoutMs;
+  while (true) {
+    const set = await getSet(name);
+    if (!set) throw new VoicebotError(`"${name}" was deleted while waiting for it.`);
+    if (set.status !== "pending") return set;
+    if (now() >= deadline) {
+      throw new VoicebotError(
+        `"${name}" is still pending after ${Math.round(timeoutMs / 1000)} s.`,
+        { hint: `check later with \`voicebot cloud secrets list ${name}\`.` },
+      );
+    }
+    await sleep(Math.min(options.pollMs ?? POLL_MS, Math.max(0, deadline - now())));
+  }
+}

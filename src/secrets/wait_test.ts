@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import type { SecretSetDetail } from "./schemas.ts";
+import { waitForSet } from "./wait.ts";
+
+const set = (status: SecretSetDetail["status"]): SecretSetDetail => ({
+  name: "app",
+  type: "secret",
+  region: "us-west",
+  status,
+  keys: [],
+});
+
+Deno.test("wait: polls until the set leaves pending", async () => {
+  const statuses = ["pending", "pending", "failed"] as const;
+  let calls = 0;
+  const result = await waitForSet(() => Promise.resolve(set(statuses[calls++])), "app", {
+    sleep: () => Promise.resolve(),
+  });
+  assert.equal(result.status, "failed");
+  assert.equal(calls, 3);
+});
+
+Deno.test("wait: gives up at the deadline with a hint", async () => {
+  let now = 0;
+  await assert.rejects(
+    waitForSet(() => Promise.resolve(set("pending")), "app", {
+      timeoutMs: 2_000,
+      now: () => now,
+      sleep: (ms) => Promise.resolve(void (now += ms)),
+    }),
+    /still pending after 2 s/,
+  );
+});

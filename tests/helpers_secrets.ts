@@ -1,0 +1,216 @@
+/**
+ * Helpers for the `cloud auth` / `cloud secrets` end-to-end tests: the real server on 127.0.0.1
+ * port 0 over a temporary SQLite database, a temporary HOME that persists across the CLI runs of
+ * one test, a transcript of every byte the CLI printed (for the leak check), and a tmux session
+ * for what needs a real terminal.
+ */
+import { join } from "pathe";
+import { createApiKey } from "../src/server/serve.ts";
+import type { CliResult } from "./helpers.ts";
+import {
+  api,
+  type JsonBody,
+  MASTER_KEY,
+  type SpawnedServer,
+  spawnServer,
+} from "./helpers_server.ts";
+import { tempDir } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+
+/** This process's environment without VOICEBOT_* (so that the tests decide those), plus `env`. */
+function cleanEnv(env: Record<string, string>): Record<string, string> {
+  const inherited = Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("VOICEBOT_"));
+  // Deno's cache stays the real one although HOME changes: no download per test.
+  const denoDir = Deno.env.get("DENO_DIR") ??
+    `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
+  return { ...Object.fromEntries(inherited), DENO_DIR: denoDir, ...env };
+}
+
+/** Everything any CLI run of this process printed, stdout and stderr. */
+export const transcript: string[] = [];
+
+export interface Session extends AsyncDisposable {
+  server: SpawnedServer;
+  baseUrl: string;
+  /** The bootstrap key of organization `default`. */
+  key: string;
+  database: string;
+  home: string;
+  configPath: string;
+  /** A fresh key for `organization` (created if new), made in process on the same database. */
+  createKey(organization: string): Promise<string>;
+  /** Runs the CLI with this session's HOME; `stdin` is piped when given, else null. */
+  run(
+    args: string[],
+    options?: { stdin?: string; env?: Record<string, string>; cwd?: string },
+  ): Promise<CliResult>;
+  /** PUT /secrets/{name} straight to the API (the `set` command is tested elsewhere). */
+  put(name: string, body: JsonBody, key?: string): Promise<JsonBody>;
+  /** GET /secrets/{name} straight from the API: status and body. */
+  get(name: string, key?: string): Promise<{ status: number; body: JsonBody }>;
+  /** The environment a CLI run gets. */
+  env: Record<string, string>;
+}
+
+export async function startSession(serverArgs: string[] = []): Promise<Session> {
+  const dir = await tempDir();
+  const database = join(dir.path, "voicebot.db");
+  const home = join(dir.path, "home");
+  await Deno.mkdir(home);
+  const server = await spawnServer(database, {
+    args: ["--provision-delay", "0", ...serverArgs],
+  });
+  const env = { NO_COLOR: "1", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+  const session: Session = {
+    server,
+    baseUrl: server.baseUrl,
+    key: server.bootstrapKey!,
+    database,
+    home,
+    configPath: join(home, ".config", "voicebot", "config.json"),
+    env,
+    createKey: (organization) => createApiKey(database, organization),
+    run: (args, options = {}) =>
+      runCli(args, { ...env, ...options.env }, options.stdin, options.cwd),
+    async put(name, body, key = session.key) {
+      const response = await api(server.baseUrl, key, "PUT", `/secrets/${name}`, body);
+      if (response.status >= 300) throw new Error(`PUT ${name}: ${JSON.stringify(response.body)}`);
+      return response.body;
+    },
+    async get(name, key = session.key) {
+      const { status, body } = await api(server.baseUrl, key, "GET", `/secrets/${name}`);
+      return { status, body };
+    },
+    async [Symbol.asyncDispose]() {
+      await server.stop();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
+  return session;
+}
+
+/** The CLI as a user runs it, with no terminal; the output joins the transcript. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+  cwd?: string,
+): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    cwd,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: cleanEnv(env),
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  const result = {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+  transcript.push(result.stdout, result.stderr);
+  return result;
+}
+
+/** Polls `check` every 100 ms until it returns a value, for at most `ms`; then throws `what`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A CLI run inside a tmux pane: a real terminal, driven with real keystrokes. */
+export interface Terminal extends AsyncDisposable {
+  /** The visible pane text; with `escapes`, its colour codes too. */
+  screen(escapes?: boolean): Promise<string>;
+  /** Waits (bounded) until the pane shows `pattern`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<string>;
+  /** tmux send-keys: `literal` text, or key names such as Enter, Left, C-c. */
+  type(text: string): Promise<void>;
+  keys(...names: string[]): Promise<void>;
+  /** Waits (bounded) for the command to end; its exit code. */
+  exitCode(ms?: number): Promise<number>;
+}
+
+async function tmux(socket: string, ...args: string[]): Promise<string> {
+  const output = await new Deno.Command("tmux", {
+    args: ["-L", socket, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(`tmux ${args[0]}: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  return new TextDecoder().decode(output.stdout);
+}
+
+/** Starts `voicebot <args>` in a fresh tmux server of its own (unique socket and session). */
+export async function terminal(args: string[], env: Record<string, string>): Promise<Terminal> {
+  const id = `vb-i7-${crypto.randomUUID().slice(0, 8)}`;
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const command = [
+    "env",
+    "-i",
+    ...Object.entries(cleanEnv({ TERM: "xterm-256color", ...env })).map(([k, v]) => `${k}=${v}`),
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    ENTRY,
+    ...args,
+  ].map(quote).join(" ");
+  // The exit code is written where the pane shows it; the pane stays until killed.
+  await tmux(
+    id,
+    "new-session",
+    "-d",
+    "-s",
+    id,
+    "-x",
+    "200",
+    "-y",
+    "50",
+    `${command}; echo "EXIT=$?"; sleep 600`,
+  );
+  const screen = (escapes = false) =>
+    tmux(id, "capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", id);
+  const waitScreen = (pattern: RegExp, ms = 20_000) =>
+    waitFor(`${pattern} on the terminal`, async () => {
+      const text = await screen();
+      return pattern.test(text) ? text : undefined;
+    }, ms).catch(async (error) => {
+      throw new Error(`${error.message}; the screen:\n${await screen()}`);
+    });
+  return {
+    screen,
+    waitFor: waitScreen,
+    type: async (text) => void (await tmux(id, "send-keys", "-t", id, "-l", text)),
+    keys: async (...names) => void (await tmux(id, "send-keys", "-t", id, ...names)),
+    exitCode: async (ms) => Number(/EXIT=(\d+)/.exec(await waitScreen(/EXIT=\d+/, ms))![1]),
+    [Symbol.asyncDispose]: async () => {
+      transcript.push(await screen().catch(() => ""));
+      await tmux(id, "kill-server").catch(() => {});
+    },
+  };
+}
+
+export { MASTER_KEY };

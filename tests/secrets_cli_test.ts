@@ -1,0 +1,407 @@
+/**
+ * `voicebot cloud auth` and `voicebot cloud secrets list|unset|delete`, end to end: the CLI spawned
+ * against the real server on 127.0.0.1 port 0 with a temporary database and HOME. Stdout, stderr
+ * and the exit code are checked apart. The last test reads every byte the CLI printed in this file
+ * and finds none of the API keys or values used.
+ */
+import assert from "node:assert/strict";
+import { ExitCode } from "../src/errors.ts";
+import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
+
+/** Every value and key this file sends: none may ever be printed. */
+const SECRETS = new Set<string>();
+const VALUES = {
+  OPENAI_API_KEY: "sk-openai-value-4f1c9e",
+  DEEPGRAM_API_KEY: "dg-value-77aa01",
+  CARTESIA_API_KEY: "cartesia-value-5b3d",
+};
+for (const value of Object.values(VALUES)) SECRETS.add(value);
+
+async function session(): Promise<Session> {
+  const s = await startSession();
+  SECRETS.add(s.key);
+  return s;
+}
+
+async function loggedIn(): Promise<Session> {
+  const s = await session();
+  const login = await s.run(["cloud", "auth", "login", "--api-url", s.baseUrl], { stdin: s.key });
+  assert.equal(login.code, 0, login.stderr);
+  return s;
+}
+
+function secretsBody(secrets: Record<string, string> = VALUES) {
+  return { type: "secret", secrets };
+}
+
+Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and makes ORG current", async () => {
+  await using s = await session();
+  const login = await s.run(["cloud", "auth", "login", "-o", "default", "--api-url", s.baseUrl], {
+    stdin: `${s.key}\n`,
+  });
+  assert.equal(login.code, 0, login.stderr);
+  assert.equal(login.stdout, "");
+  assert.match(
+    login.stderr,
+    /Logged in to organization "default" at http:\/\/127\.0\.0\.1:\d+\/v1/,
+  );
+
+  const info = await Deno.stat(s.configPath);
+  assert.equal(info.mode! & 0o777, 0o600);
+  const file = JSON.parse(await Deno.readTextFile(s.configPath));
+  assert.equal(file.current, "default");
+  assert.deepEqual(file.organizations.default, { apiUrl: s.baseUrl, apiKey: s.key });
+
+  const status = await s.run(["cloud", "auth", "status"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /Organization: +default/);
+  assert.match(status.stdout, new RegExp(`API URL: +${s.baseUrl.replaceAll(".", "\\.")}`));
+  assert.match(status.stdout, /API key: +sha256:[0-9a-f]{12}/);
+
+  const json = await s.run(["cloud", "auth", "status", "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.organization, "default");
+  assert.equal(parsed.apiUrl, s.baseUrl);
+  assert.match(parsed.keyFingerprint, /^sha256:[0-9a-f]{12}$/);
+  assert.equal(json.stderr, "");
+
+  const logout = await s.run(["cloud", "auth", "logout", "--json"]);
+  assert.equal(logout.code, 0, logout.stderr);
+  assert.deepEqual(JSON.parse(logout.stdout).removed, true);
+  assert.equal(JSON.parse(await Deno.readTextFile(s.configPath)).current, undefined);
+
+  const after = await s.run(["cloud", "auth", "status"]);
+  assert.equal(after.code, ExitCode.Auth);
+  assert.equal(after.stdout, "");
+  assert.match(after.stderr, /not logged in/);
+  assert.match(after.stderr, /voicebot cloud auth login/);
+});
+
+Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
+  await using s = await session();
+  const wrongKey = "vb_sk_0000000000000000_wrongwrongwrongwrongwrongwrongwrongwrong";
+  SECRETS.add(wrongKey);
+  const login = await s.run(["--verbose", "cloud", "auth", "login", "--api-url", s.baseUrl], {
+    stdin: wrongKey,
+  });
+  assert.equal(login.code, ExitCode.Auth, login.stderr);
+  assert.match(login.stderr, /rejected this key; nothing was stored/);
+  assert.match(login.stderr, /HTTP 401 UNAUTHORIZED, request id \S+/);
+  await assert.rejects(Deno.stat(s.configPath), Deno.errors.NotFound);
+
+  const empty = await s.run(["cloud", "auth", "login", "--api-url", s.baseUrl], { stdin: "" });
+  assert.equal(empty.code, ExitCode.Usage);
+  assert.match(empty.stderr, /no API key on stdin/);
+});
+
+Deno.test("a config file others can read is refused with the chmod to run", async () => {
+  await using s = await loggedIn();
+  await Deno.chmod(s.configPath, 0o644);
+  const list = await s.run(["cloud", "secrets", "list"]);
+  assert.equal(list.code, ExitCode.Auth);
+  assert.match(list.stderr, /mode 0644/);
+  assert.match(list.stderr, /chmod 600/);
+});
+
+Deno.test("credentials: flags win over the environment, which wins over the config file", async () => {
+  await using s = await loggedIn();
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const login = await s.run(["cloud", "auth", "login", "-o", "other", "--api-url", s.baseUrl], {
+    stdin: otherKey,
+  });
+  assert.equal(login.code, 0, login.stderr);
+  const status = async (args: string[], env: Record<string, string> = {}) => {
+    const result = await s.run(["cloud", "auth", "status", "--json", ...args], { env });
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout);
+  };
+  // The file: the last login made `other` current.
+  assert.equal((await status([])).organization, "other");
+  assert.deepEqual((await status([])).sources, {
+    organization: "config",
+    apiUrl: "config",
+    apiKey: "config",
+  });
+  // The environment over the file.
+  const env = await status([], {
+    VOICEBOT_ORG: "default",
+    VOICEBOT_API_URL: "http://env.invalid/v1",
+  });
+  assert.equal(env.organization, "default");
+  assert.equal(env.apiUrl, "http://env.invalid/v1");
+  assert.deepEqual(env.sources, { organization: "env", apiUrl: "env", apiKey: "config" });
+  // Flags over the environment.
+  const flags = await status(["-o", "other", "--api-url", "http://flag.invalid/v1"], {
+    VOICEBOT_ORG: "default",
+    VOICEBOT_API_URL: "http://env.invalid/v1",
+  });
+  assert.equal(flags.organization, "other");
+  assert.equal(flags.apiUrl, "http://flag.invalid/v1");
+  // VOICEBOT_API_KEY over the stored key, but not for an organization -o names apart.
+  const envKey = await status([], { VOICEBOT_API_KEY: "vb_sk_env_key_for_test" });
+  SECRETS.add("vb_sk_env_key_for_test");
+  assert.equal(envKey.sources.apiKey, "env");
+  const picked = await status(["-o", "default"], { VOICEBOT_API_KEY: "vb_sk_env_key_for_test" });
+  assert.equal(picked.sources.apiKey, "config");
+
+  // An organization with no stored key says how to log in to it.
+  const missing = await s.run(["cloud", "secrets", "list", "-o", "nobody"]);
+  assert.equal(missing.code, ExitCode.Auth);
+  assert.match(missing.stderr, /no API key stored for organization "nobody"/);
+  assert.match(missing.stderr, /voicebot cloud auth login -o nobody/);
+});
+
+Deno.test("two organizations, each picked with -o, see only their own sets", async () => {
+  await using s = await loggedIn();
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  await s.put("default-set", secretsBody());
+  await s.put("other-set", secretsBody({ CARTESIA_API_KEY: VALUES.CARTESIA_API_KEY }), otherKey);
+  const login = await s.run(["cloud", "auth", "login", "-o", "other", "--api-url", s.baseUrl], {
+    stdin: otherKey,
+  });
+  assert.equal(login.code, 0, login.stderr);
+
+  const names = async (args: string[]) => {
+    const result = await s.run(["cloud", "secrets", "list", "--json", ...args]);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout).sets.map((set: { name: string }) => set.name);
+  };
+  assert.deepEqual(await names([]), ["other-set"]);
+  assert.deepEqual(await names(["-o", "default"]), ["default-set"]);
+  assert.deepEqual(await names(["--organization", "other"]), ["other-set"]);
+});
+
+Deno.test("list: a table for people, JSON for scripts, filtered by type and region", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  await s.put("eu-secrets", { ...secretsBody(), region: "eu-central" });
+  // Credentials that are not user:password once decoded: the provisioner fails the set.
+  await s.put("registry", {
+    type: "imagePullSecret",
+    host: "registry.example.com",
+    credentials: btoa("no-colon-here"),
+  });
+  await waitFor("the image pull secret to fail", async () => {
+    const { body } = await s.get("registry");
+    return body.status === "failed" ? true : undefined;
+  });
+
+  const table = await s.run(["cloud", "secrets", "list"]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /│ Name +│ Type +│ Region +│ Status +│/);
+  assert.match(table.stdout, /│ bot-secrets +│ secret +│ us-west +│ (pending|ready) +│/);
+  assert.match(table.stdout, /│ eu-secrets +│ secret +│ eu-central +│/);
+  assert.doesNotMatch(table.stdout, /registry/, "--sets is on by default");
+  assert.ok(!table.stdout.includes("\x1b["), "no colour with NO_COLOR and a pipe");
+
+  const all = await s.run(["cloud", "secrets", "list", "--no-sets"]);
+  assert.equal(all.code, 0, all.stderr);
+  assert.match(all.stdout, /│ registry +│ imagePullSecret +│ us-west +│ failed +│ .+│/);
+  assert.match(all.stdout, /│ Message +│/);
+
+  const json = await s.run(["cloud", "secrets", "list", "--no-sets", "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  const sets = JSON.parse(json.stdout).sets;
+  assert.deepEqual(sets.map((set: { name: string }) => set.name).sort(), [
+    "bot-secrets",
+    "eu-secrets",
+    "registry",
+  ]);
+  const failed = sets.find((set: { name: string }) => set.name === "registry");
+  assert.equal(failed.status, "failed");
+  assert.equal(typeof failed.errorMessage, "string");
+
+  const eu = await s.run(["cloud", "secrets", "list", "-r", "eu-central", "--json"]);
+  assert.deepEqual(JSON.parse(eu.stdout).sets.map((set: { name: string }) => set.name), [
+    "eu-secrets",
+  ]);
+
+  const one = await s.run(["cloud", "secrets", "list", "bot-secrets"]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /Name: +bot-secrets/);
+  assert.match(one.stdout, /Region: +us-west/);
+  assert.match(one.stdout, /Status: +(pending|ready)/);
+  for (const key of Object.keys(VALUES)) assert.match(one.stdout, new RegExp(`│ ${key} +│`));
+
+  const oneJson = await s.run(["cloud", "secrets", "list", "bot-secrets", "--json"]);
+  const detail = JSON.parse(oneJson.stdout);
+  assert.deepEqual(detail.keys, Object.keys(VALUES).sort());
+  assert.equal(detail.type, "secret");
+});
+
+Deno.test("list: an empty organization says so and how to create a set; --json is an empty list", async () => {
+  await using s = await loggedIn();
+  const empty = await s.run(["cloud", "secrets", "list"]);
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.equal(empty.stdout, "");
+  assert.match(empty.stderr, /No secret sets in organization "default"/);
+  assert.match(empty.stderr, /voicebot cloud secrets set NAME KEY=value/);
+  const json = await s.run(["cloud", "secrets", "list", "--json"]);
+  assert.deepEqual(JSON.parse(json.stdout), { sets: [] });
+});
+
+Deno.test("unset and delete with --skip change the server; a missing set or key exits 4", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+
+  const unset = await s.run([
+    "cloud",
+    "secrets",
+    "unset",
+    "bot-secrets",
+    "DEEPGRAM_API_KEY",
+    "--skip",
+  ]);
+  assert.equal(unset.code, 0, unset.stderr);
+  assert.match(unset.stderr, /Removed DEEPGRAM_API_KEY from set "bot-secrets"/);
+  assert.deepEqual((await s.get("bot-secrets")).body.keys, ["CARTESIA_API_KEY", "OPENAI_API_KEY"]);
+
+  const again = await s.run(["cloud", "secrets", "unset", "bot-secrets", "DEEPGRAM_API_KEY", "-s"]);
+  assert.equal(again.code, ExitCode.NotFound);
+  assert.match(again.stderr, /has no key DEEPGRAM_API_KEY/);
+  assert.match(again.stderr, /request id/);
+
+  const json = await s.run([
+    "cloud",
+    "secrets",
+    "unset",
+    "bot-secrets",
+    "OPENAI_API_KEY",
+    "-y",
+    "--json",
+  ]);
+  assert.equal(json.code, 0, json.stderr);
+  assert.equal(JSON.parse(json.stdout).removed, "OPENAI_API_KEY");
+
+  const remove = await s.run(["cloud", "secrets", "delete", "bot-secrets", "--yes", "--json"]);
+  assert.equal(remove.code, 0, remove.stderr);
+  assert.deepEqual(JSON.parse(remove.stdout), { deleted: "bot-secrets", organization: "default" });
+  assert.equal((await s.get("bot-secrets")).status, 404);
+
+  const gone = await s.run(["cloud", "secrets", "delete", "bot-secrets", "-s"]);
+  assert.equal(gone.code, ExitCode.NotFound);
+  assert.match(gone.stderr, /no set named "bot-secrets" in organization "default"/);
+  const list = await s.run(["cloud", "secrets", "list", "bot-secrets"]);
+  assert.equal(list.code, ExitCode.NotFound);
+  const badName = await s.run(["cloud", "secrets", "delete", "bad_name!", "-s"]);
+  assert.equal(badName.code, ExitCode.Usage);
+});
+
+Deno.test("without a terminal and without --skip, unset and delete refuse (exit 2) and change nothing", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  const before = await waitFor("the set to be ready", async () => {
+    const set = await s.get("bot-secrets");
+    return set.body.status === "ready" ? set : undefined;
+  });
+  for (
+    const args of [
+      ["cloud", "secrets", "unset", "bot-secrets", "OPENAI_API_KEY"],
+      ["cloud", "secrets", "delete", "bot-secrets"],
+      ["cloud", "secrets", "delete", "bot-secrets", "--json"],
+    ]
+  ) {
+    const result = await s.run(args);
+    assert.equal(result.code, ExitCode.Usage, args.join(" "));
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /needs a confirmation/);
+    assert.match(result.stderr, /add --skip \(or --yes\)/);
+  }
+  assert.deepEqual(await s.get("bot-secrets"), before);
+});
+
+Deno.test("a 401, a 404 and a stopped server each give their own exit code and message", async () => {
+  await using s = await loggedIn();
+  // 401: a stored key the server does not know.
+  const wrong = await s.run(["cloud", "secrets", "list"], {
+    env: { VOICEBOT_API_KEY: "vb_sk_1111111111111111_notavalidkeynotavalidkeynotavalidkey" },
+  });
+  SECRETS.add("vb_sk_1111111111111111_notavalidkeynotavalidkeynotavalidkey");
+  assert.equal(wrong.code, ExitCode.Auth);
+  assert.match(wrong.stderr, /HTTP 401 UNAUTHORIZED, request id/);
+  assert.match(wrong.stderr, /VOICEBOT_API_KEY/);
+
+  // 404, with --verbose too (the transcript keeps it for the leak check).
+  const missing = await s.run(["--verbose", "cloud", "secrets", "list", "nope"]);
+  assert.equal(missing.code, ExitCode.NotFound);
+  assert.match(missing.stderr, /no set named "nope"/);
+  assert.match(missing.stderr, /HTTP 404 NOT_FOUND, request id \S+/);
+
+  // A stopped server: the message names the URL tried.
+  await s.server.stop();
+  const down = await s.run(["--verbose", "cloud", "secrets", "list"]);
+  assert.equal(down.code, ExitCode.Failure);
+  assert.match(
+    down.stderr,
+    new RegExp(`cannot reach the voicebot API at ${s.baseUrl.replaceAll(".", "\\.")}/secrets`),
+  );
+  assert.match(down.stderr, /connection refused/);
+});
+
+Deno.test("auth login on a terminal: the key is typed at a hidden prompt that echoes nothing", async () => {
+  await using s = await session();
+  await using tty = await terminal(["cloud", "auth", "login", "--api-url", s.baseUrl], s.env);
+  await tty.waitFor(/API key/);
+  await tty.type(s.key);
+  await tty.keys("Enter");
+  assert.equal(await tty.exitCode(), 0, await tty.screen());
+  const screen = await tty.screen();
+  assert.match(screen, /Logged in to organization "default"/);
+  assert.ok(!screen.includes(s.key), "the key is not on the screen");
+  assert.ok(!screen.includes(s.key.slice(-12)), "no part of the key is on the screen");
+  const file = JSON.parse(await Deno.readTextFile(s.configPath));
+  assert.equal(file.organizations.default.apiKey, s.key);
+});
+
+Deno.test("Ctrl-C at the hidden prompt of auth login exits 130 and stores nothing", async () => {
+  await using s = await session();
+  await using tty = await terminal(["cloud", "auth", "login", "--api-url", s.baseUrl], s.env);
+  await tty.waitFor(/API key/);
+  await tty.type("half-typed");
+  await tty.keys("C-c");
+  assert.equal(await tty.exitCode(), ExitCode.Cancelled, await tty.screen());
+  assert.ok(!(await tty.screen()).includes("half-typed"));
+  await assert.rejects(Deno.stat(s.configPath), Deno.errors.NotFound);
+});
+
+Deno.test("list on a terminal colours the status", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  const env = { ...s.env, NO_COLOR: "" };
+  await using tty = await terminal(["cloud", "secrets", "list"], env);
+  assert.equal(await tty.exitCode(), 0, await tty.screen());
+  const escape = String.fromCharCode(27);
+  assert.match(await tty.screen(true), new RegExp(`${escape}\\[3[23]m(pending|ready)`));
+});
+
+Deno.test("delete on a terminal asks; a no keeps the set, a yes (real keystrokes) deletes it", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  {
+    await using tty = await terminal(["cloud", "secrets", "delete", "bot-secrets"], s.env);
+    await tty.waitFor(/Delete set "bot-secrets" \(3 keys, region us-west/);
+    await tty.keys("Enter"); // the default answer is No
+    assert.equal(await tty.exitCode(), ExitCode.Cancelled, await tty.screen());
+    assert.equal((await s.get("bot-secrets")).status, 200);
+  }
+  {
+    await using tty = await terminal(["cloud", "secrets", "delete", "bot-secrets"], s.env);
+    await tty.waitFor(/Delete set "bot-secrets"/);
+    await tty.keys("Left");
+    await tty.keys("Enter");
+    assert.equal(await tty.exitCode(), 0, await tty.screen());
+    assert.match(await tty.screen(), /Deleted set "bot-secrets"/);
+    assert.equal((await s.get("bot-secrets")).status, 404);
+  }
+});
+
+Deno.test("no value, credential or API key used in this file appears in anything the CLI printed", () => {
+  const output = transcript.join("\n");
+  assert.ok(output.length > 1000, "the transcript holds this file's runs");
+  for (const secret of SECRETS) {
+    assert.ok(!output.includes(secret), `a secret leaked: ${secret.slice(0, 6)}...`);
+  }
+});

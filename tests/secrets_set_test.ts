@@ -1,0 +1,510 @@
+/**
+ * `voicebot cloud secrets set`, `diff` and `image-pull-secret` end to end: the CLI spawned
+ * against the real server on 127.0.0.1 port 0 with a temporary database and HOME.
+ */
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import type { CliResult } from "./helpers.ts";
+import { api } from "./helpers_server.ts";
+import { type Session, startSession, terminal, transcript } from "./helpers_secrets.ts";
+import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
+
+/** A server of its own for `fn`: the session, its bootstrap key, and a scratch directory. */
+async function withServer(
+  fn: (server: Session, key: string, dir: string) => Promise<void>,
+  args: string[] = [],
+) {
+  await using session = await startSession(args);
+  const dir = join(session.home, "work");
+  await Deno.mkdir(dir);
+  await fn(session, session.key, dir);
+}
+
+/** The server's URL and key in the environment, as a script would run the CLI. */
+const apiEnv = (server: Session, key: string) => ({
+  VOICEBOT_API_URL: server.baseUrl,
+  VOICEBOT_API_KEY: key,
+});
+
+function cli(
+  server: Session,
+  key: string,
+  args: string[],
+  options: { cwd?: string; input?: string } = {},
+): Promise<CliResult> {
+  return server.run(args, { stdin: options.input, cwd: options.cwd, env: apiEnv(server, key) });
+}
+
+/** The stored set's detail, straight from the API. */
+async function detail(server: Session, key: string, name: string) {
+  return (await server.get(name, key)).body;
+}
+
+/** The values this file stores: none of them may appear in any output. */
+const VALUES = {
+  plain: "plain-v4lue-1",
+  spaced: "two w0rds here",
+  literal: "lit $HOME \\n 'x'",
+  multiline: "line-0ne\nline-tw0",
+  escaped: 'q"uote\ttab',
+  hashed: "pa#ss-w0rd",
+  crlf: "crlf-v4lue",
+  registryPassword: "regi5try-pa55",
+};
+
+const DOTENV = [
+  "# a comment, then a blank line",
+  "",
+  `export PLAIN=${VALUES.plain}   # inline comment`,
+  `SPACED="${VALUES.spaced}"`,
+  `LITERAL='${VALUES.literal.replace("'x'", "x")}'`,
+  `MULTI="${VALUES.multiline.replace("\n", "\n")}"`,
+  `ESCAPED="q\\"uote\\ttab"`,
+  `HASHED=${VALUES.hashed}`,
+].join("\n") + "\n";
+
+Deno.test("set: the dotenv syntax people write, stored value for value", async () => {
+  await withServer(async (server, key, dir) => {
+    const file = join(dir, "app.env");
+    await Deno.writeTextFile(file, DOTENV + `CRLF=${VALUES.crlf}\r\n`);
+    const result = await cli(server, key, ["cloud", "secrets", "set", "app", "--file", file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /Created secret set "app" in us-west/);
+
+    const set = await detail(server, key, "app");
+    const expected: Record<string, string> = {
+      PLAIN: VALUES.plain,
+      SPACED: VALUES.spaced,
+      LITERAL: "lit $HOME \\n x",
+      MULTI: VALUES.multiline,
+      ESCAPED: VALUES.escaped,
+      HASHED: VALUES.hashed,
+      CRLF: VALUES.crlf,
+    };
+    assert.deepEqual(set.keys, Object.keys(expected).sort());
+    // The fingerprints prove each stored value is exactly the parsed one.
+    const hmac = await importFingerprintKey(set.fingerprintKey);
+    for (const { key: name, fingerprint: stored } of set.keyDetails) {
+      assert.equal(stored, await fingerprint(hmac, expected[name]), name);
+    }
+
+    // diff with the same file: all the same; with a changed pair: that key differs.
+    const same = await cli(server, key, ["cloud", "secrets", "diff", "app", "-f", file, "--json"]);
+    assert.equal(same.code, 0, same.stderr);
+    const states = JSON.parse(same.stdout).keys.map((k: { state: string }) => k.state);
+    assert.deepEqual(new Set(states), new Set(["same"]));
+    const changed = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      `PLAIN=${VALUES.plain}x`,
+      "NEW_ONE=1",
+    ]);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stdout, /^PLAIN\s+different$/m);
+    assert.match(changed.stdout, /^NEW_ONE\s+only local$/m);
+    assert.match(changed.stdout, /^SPACED\s+only remote$/m);
+    // list NAME shows each key's last write and fingerprint, never the fingerprint key.
+    const listed = await cli(server, key, ["cloud", "secrets", "list", "app"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const plainRow = set.keyDetails.find((d: { key: string }) => d.key === "PLAIN");
+    assert.match(listed.stdout, /Last written \(UTC\)/);
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `PLAIN\\s*│\\s*\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s*│\\s*${plainRow.fingerprint}`,
+      ),
+    );
+    const listedJson = JSON.parse(
+      (await cli(server, key, ["cloud", "secrets", "list", "app", "--json"])).stdout,
+    );
+    assert.deepEqual(listedJson.keyDetails, set.keyDetails);
+    assert.equal(listedJson.fingerprintKey, undefined);
+    assert.ok(!listed.stdout.includes(set.fingerprintKey));
+
+    const missing = await cli(server, key, ["cloud", "secrets", "diff", "nope", "A=1"]);
+    assert.equal(missing.code, 4);
+    assert.match(missing.stderr, /No set named "nope"/);
+  });
+});
+
+Deno.test("set: every problem at once, each with its source; nothing sent", async () => {
+  await withServer(async (server, key, dir) => {
+    const file = join(dir, "bad.env");
+    await Deno.writeTextFile(file, `GOOD=1\nno equals\nDUP=${VALUES.plain}\nEMPTY=\n`);
+    const result = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "bad_name",
+      `DUP=${VALUES.spaced}`,
+      "1KEY=x",
+      VALUES.hashed,
+      "-f",
+      file,
+    ]);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, "");
+    for (
+      const expected of [
+        /set name "bad_name"/,
+        /argument 3: key "1KEY"/,
+        /argument 4: expected KEY=value/,
+        /bad\.env:2: expected KEY=value/,
+        /bad\.env:3: DUP is also given at argument 2/,
+        /bad\.env:4: EMPTY is empty \(add --allow-empty/,
+      ]
+    ) assert.match(result.stderr, expected);
+    assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
+
+    // --allow-empty lets the empty one through.
+    const allowed = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "ok",
+      "E=",
+      "--allow-empty",
+    ]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
+  });
+});
+
+Deno.test("set: overwrite and --replace need --yes without a terminal; --dry-run sends nothing", async () => {
+  await withServer(async (server, key) => {
+    const set = (...args: string[]) =>
+      cli(server, key, ["cloud", "secrets", "set", "app", ...args]);
+    assert.equal((await set("A=1", "B=2", "C=3")).code, 0);
+
+    // Only new keys, or keys given the value they hold already: no confirmation needed.
+    assert.equal((await set("D=4")).code, 0);
+    const same = await set("A=1", "B=2", "--dry-run");
+    assert.match(same.stdout, /unchanged {2}A, B/);
+    assert.equal((await set("A=1", "B=2")).code, 0);
+    const refused = await set("A=9", "--replace");
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--yes/);
+    assert.match(refused.stderr, /overwrite: A|overwrite\s+A/);
+    assert.match(refused.stderr, /remove\s+B, C, D/);
+    const before = await detail(server, key, "app");
+    assert.deepEqual(before.keys, ["A", "B", "C", "D"]);
+
+    const dryRun = await set("A=9", "E=5", "--replace", "--dry-run", "--json");
+    assert.equal(dryRun.code, 0, dryRun.stderr);
+    assert.deepEqual(JSON.parse(dryRun.stdout), {
+      dryRun: true,
+      name: "app",
+      region: "us-west",
+      isNew: false,
+      create: ["E"],
+      overwrite: ["A"],
+      unchanged: [],
+      remove: ["B", "C", "D"],
+      replace: true,
+    });
+    const plain = await set("A=9", "--dry-run");
+    assert.match(plain.stdout, /Secret set "app" in us-west would:\n {2}overwrite {2}A\n$/);
+    assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
+
+    const replaced = await set("A=9", "E=5", "--replace", "--yes", "--json");
+    assert.equal(replaced.code, 0, replaced.stderr);
+    const outcome = JSON.parse(replaced.stdout);
+    assert.deepEqual([outcome.created, outcome.updated, outcome.removed], [
+      ["E"],
+      ["A"],
+      ["B", "C", "D"],
+    ]);
+    assert.deepEqual(Object.keys(outcome.set).sort(), ["name", "region", "status", "type"]);
+    assert.deepEqual((await detail(server, key, "app")).keys, ["A", "E"]);
+    assert.equal((await set("A=10", "-s")).code, 0, "-s skips the confirmation too");
+  });
+});
+
+Deno.test("set: -f - reads stdin; --wait ends when the set is ready", async () => {
+  await withServer(async (server, key) => {
+    const result = await cli(
+      server,
+      key,
+      ["cloud", "secrets", "set", "piped", "-f", "-", "--wait", "--json"],
+      { input: `FROM_STDIN=${VALUES.plain}\n` },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const outcome = JSON.parse(result.stdout);
+    assert.equal(outcome.set.status, "ready");
+    assert.deepEqual(outcome.created, ["FROM_STDIN"]);
+  });
+});
+
+Deno.test("region: the organization's default for a new set; a mismatch is refused before sending", async () => {
+  await withServer(async (server, key) => {
+    const set = (...args: string[]) => cli(server, key, ["cloud", "secrets", "set", ...args]);
+    const created = await set("app", "A=1");
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /in eu-central/);
+    assert.equal((await detail(server, key, "app")).region, "eu-central");
+
+    const mismatch = await set("app", "A=2", "-r", "us-east", "--yes", "--verbose");
+    assert.equal(mismatch.code, 5);
+    assert.match(mismatch.stderr, /is in region eu-central, not us-east/);
+    const unknown = await set("other", "A=1", "-r", "mars-1");
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /use one of: us-east, eu-central/);
+    const there = await set("east", "A=1", "-r", "us-east", "--json");
+    assert.equal(JSON.parse(there.stdout).set.region, "us-east");
+    assert.deepEqual(
+      (await api(server.baseUrl, key, "GET", "/secrets")).body.sets.map((s: { name: string }) =>
+        s.name
+      ),
+      ["app", "east"],
+    );
+  }, ["--regions", "us-east,eu-central", "--default-region", "eu-central"]);
+});
+
+Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in place; --wait exits 6 on failure", async () => {
+  await withServer(async (server, key) => {
+    const ips = (args: string[], input?: string) =>
+      cli(server, key, ["cloud", "secrets", "image-pull-secret", ...args], { input });
+    const created = await ips(["reg", "registry.example.com", `robot:${VALUES.registryPassword}`]);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /Created image pull secret "reg"/);
+
+    const updated = await ips(
+      ["reg", "registry.example.com", "--username", "robot", "--password-stdin", "--wait"],
+      `${VALUES.registryPassword}\n`,
+    );
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stderr, /Updated image pull secret "reg".*Status: ready/);
+
+    const fromStdin = await ips(
+      ["reg2", "r.example.com", "--json"],
+      `robot:${VALUES.registryPassword}`,
+    );
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    assert.deepEqual(JSON.parse(fromStdin.stdout).updated, false);
+
+    const encoded = btoa(`robot:${VALUES.registryPassword}`);
+    assert.equal((await ips(["reg3", "r.example.com", encoded, "--no-encode"])).code, 0);
+
+    // Not user:password: refused before sending, without echoing it.
+    for (
+      const [args, input] of [[["bad", "r.io", VALUES.hashed]], [
+        ["bad", "r.io"],
+        "tokenonly",
+      ]] as const
+    ) {
+      const refused = await ips([...args, "--verbose"], input);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /not username:password/);
+    }
+    assert.equal((await api(server.baseUrl, key, "GET", "/secrets/bad")).status, 404);
+
+    // A registry host the provisioner refuses: --wait exits 6 with the set's errorMessage.
+    const failed = await ips([
+      "broken",
+      "not a host/x",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+    ]);
+    assert.equal(failed.code, 6, failed.stderr);
+    assert.match(
+      failed.stderr,
+      /"broken" failed to provision: Registry host "not a host\/x" is not a host name/,
+    );
+    const failedJson = await ips([
+      "broken",
+      "not a host/y",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+      "--json",
+    ]);
+    assert.equal(failedJson.code, 6);
+    assert.equal(JSON.parse(failedJson.stdout).set.status, "failed");
+    assert.equal(JSON.parse(failedJson.stdout).updated, true);
+
+    const diff = await cli(server, key, ["cloud", "secrets", "diff", "reg", "A=1"]);
+    assert.equal(diff.code, 2);
+    assert.match(diff.stderr, /is an image pull secret; diff compares secret sets/);
+    // The name of a secret set is not an image pull secret's, and the other way round.
+    assert.equal((await cli(server, key, ["cloud", "secrets", "set", "reg", "A=1"])).code, 5);
+    assert.equal((await ips(["broken2", "r.io", "a:b", "-r", "eu-central"])).code, 0);
+    assert.equal((await ips(["broken2", "r.io", "a:b", "-r", "us-west"])).code, 5);
+  });
+});
+
+Deno.test("set and diff act in the organization picked with -o", async () => {
+  await withServer(async (server, key) => {
+    const otherKey = await server.createKey("other");
+    // No key in the environment: the organizations come from the config file, by -o.
+    const run = (args: string[], input?: string) => server.run(args, { stdin: input });
+    for (const [org, orgKey] of [["default", key], ["other", otherKey]]) {
+      const login = await run(
+        ["cloud", "auth", "login", "-o", org, "--api-url", server.baseUrl],
+        orgKey,
+      );
+      assert.equal(login.code, 0, login.stderr);
+    }
+    assert.equal(
+      (await run(["cloud", "secrets", "set", "shared", "A=1", "-o", "default"])).code,
+      0,
+    );
+    assert.equal((await run(["cloud", "secrets", "set", "shared", "B=2", "-o", "other"])).code, 0);
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["A"]);
+    assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
+    const diff = await run(["cloud", "secrets", "diff", "shared", "B=2", "-o", "other", "--json"]);
+    assert.deepEqual(JSON.parse(diff.stdout).keys, [{ key: "B", state: "same" }]);
+    const missing = await run(["cloud", "secrets", "set", "shared", "C=3", "-o", "nobody"]);
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /auth login/);
+  });
+});
+
+Deno.test("the secrets command of a freshly scaffolded quickstart's README runs as written", async () => {
+  await withServer(async (server, key, dir) => {
+    const init = await server.run(["init", "quickstart"], { cwd: dir });
+    assert.equal(init.code, 0, init.stderr);
+    const project = join(dir, "voicebot-quickstart");
+    const readme = await Deno.readTextFile(join(project, "README.md"));
+    const command = readme.split("\n").find((line) =>
+      line.startsWith("voicebot cloud secrets set ")
+    );
+    assert.ok(command, "the README shows the set command");
+    // As the README says: copy .env.example to .env and fill in every key.
+    const example = await Deno.readTextFile(join(project, "server/.env.example"));
+    const filled = example.replace(
+      /^([A-Z_]+)=$/gm,
+      (_, name) => `${name}=${VALUES.plain}-${name}`,
+    );
+    await Deno.writeTextFile(join(project, "server/.env"), filled);
+
+    const args = command.split(" ").slice(1);
+    const result = await cli(server, key, args, { cwd: project });
+    assert.equal(result.code, 0, result.stderr);
+    const set = await detail(server, key, "voicebot-quickstart-secrets");
+    assert.deepEqual(set.keys, [
+      "CARTESIA_API_KEY",
+      "DAILY_API_KEY",
+      "DEEPGRAM_API_KEY",
+      "OPENAI_API_KEY",
+    ]);
+
+    // Every other `voicebot cloud secrets` command the project prints runs as written too.
+    const printed = new Set<string>();
+    for (
+      const file of ["README.md", "AGENTS.md", "server/.env.example", "server/cloud-deploy.toml"]
+    ) {
+      const text = await Deno.readTextFile(join(project, file));
+      for (const match of text.matchAll(/voicebot cloud secrets [^`\n]+/g)) {
+        printed.add(match[0].trim());
+      }
+    }
+    assert.ok(printed.size >= 3, [...printed].join("\n"));
+    for (const line of printed) {
+      const run = await cli(server, key, line.split(" ").slice(1), {
+        cwd: project,
+        input: `robot:${VALUES.registryPassword}`,
+      });
+      assert.equal(run.code, 0, `${line}\n${run.stderr}`);
+    }
+  });
+});
+
+/** The CLI in a real terminal (tmux), driven with keystrokes; every wait is bounded. */
+async function inTerminal(
+  server: Session,
+  key: string,
+  args: string[],
+  fn: (term: Terminal) => Promise<void>,
+) {
+  await using term = await terminal(args, { ...server.env, ...apiEnv(server, key) });
+  await fn(term);
+}
+
+type Terminal = Awaited<ReturnType<typeof terminal>>;
+
+Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async () => {
+  await withServer(async (server, key) => {
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "tty-reg",
+      "r.example.com",
+    ], async (term) => {
+      await term.waitFor(/Registry username/);
+      await term.type("robot-user");
+      await term.keys("Enter");
+      await term.waitFor(/Registry password/);
+      await term.type(VALUES.registryPassword);
+      // Typed but not yet sent: the screen shows none of it.
+      const typed = await term.screen();
+      assert.ok(!typed.includes("robot-user") && !typed.includes(VALUES.registryPassword), typed);
+      assert.ok(!/[▪*•]/.test(typed), `no mask either, not even the length:\n${typed}`);
+      await term.keys("Enter");
+      await term.waitFor(/EXIT=0/);
+      const screen = await term.screen();
+      assert.match(screen, /Created image pull secret "tty-reg"/);
+      assert.ok(
+        !screen.includes("robot-user") && !screen.includes(VALUES.registryPassword),
+        screen,
+      );
+    });
+    assert.equal((await detail(server, key, "tty-reg")).host, "r.example.com");
+  });
+});
+
+Deno.test("set: the confirmation in a terminal, answered with real keystrokes", async () => {
+  await withServer(async (server, key) => {
+    assert.equal(
+      (await cli(server, key, ["cloud", "secrets", "set", "app", "A=1", "B=2"])).code,
+      0,
+    );
+    const before = await detail(server, key, "app");
+    // No: a cancellation (exit 130), nothing written.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+      async (term) => {
+        await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
+        const screen = await term.screen();
+        assert.match(screen, /create {5}C/);
+        assert.match(screen, /overwrite {2}A/);
+        assert.match(screen, /remove {5}B/);
+        await term.type("n");
+        await term.keys("Enter");
+        await term.waitFor(/EXIT=130/);
+        assert.match(await term.screen(), /Cancelled; nothing was changed/);
+      },
+    );
+    assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
+    // Yes: written, then --wait shows its spinner until the set is ready.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace", "--wait"],
+      async (term) => {
+        await term.waitFor(/Write 2 key\(s\)/);
+        await term.type("y");
+        await term.keys("Enter");
+        await term.waitFor(/EXIT=0/);
+        assert.match(
+          await term.screen(),
+          /Updated secret set "app" in us-west: created C; updated A; removed B/,
+        );
+        assert.match(await term.screen(), /"app" is ready/);
+      },
+    );
+    assert.deepEqual((await detail(server, key, "app")).keys, ["A", "C"]);
+  });
+});
+
+Deno.test("no value, credential or API key appears in any output of this file", () => {
+  const all = transcript.join("\n");
+  for (const [name, value] of Object.entries(VALUES)) {
+    for (const part of value.split("\n")) assert.ok(!all.includes(part), `${name} leaked`);
+  }
+  assert.ok(!all.includes("vb_sk_"), "an API key leaked");
+  assert.ok(!all.includes("fingerprintKey"), "the fingerprint key was printed");
+});
