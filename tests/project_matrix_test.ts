@@ -1,31 +1,26 @@
 /**
  * Generates a matrix of projects that covers every transport (PSTN and SIP in both directions),
  * both modes, every client option, each feature flag on and off and every service of the catalog,
- * and checks each project: its Python compiles with no unused import or undefined name, its TOML
- * and JSON parse, its eval scenarios are YAML, its extras are the ones it needs, and the variables
- * its code reads are exactly the ones `.env.example` lists.
+ * and checks each project: its Python compiles with no unused import or undefined name and passes
+ * the ruff rules its pyproject.toml configures (ruff's own WebAssembly build, the version the dev
+ * group allows), its TOML and JSON parse, its eval scenarios are YAML.
+ *
+ * What a project should contain is not taken from the generator (its catalog, its functions):
+ * - the extras, from what Pipecat's modules that bot.py imports need at the pinned release
+ *   (tests/data/pipecat_facts.json, which scripts/pipecat_facts.py derives from Pipecat's source);
+ * - the environment, from Python's own parser reading bot.py (tests/bot_facts.py): `.env.example`
+ *   lists exactly what the code reads, and what Pipecat's runner reads for the bot's transports;
+ * - the secret set, from the other files that name it.
  *
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
 import assert from "node:assert/strict";
+import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
-import { findTransport, SERVICES } from "../src/init/catalog.ts";
+import { SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { envReads, planProject, secretSetName, servicesOf } from "../src/init/project.ts";
+import { planProject, servicesOf } from "../src/init/project.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
-
-/** Variables that Pipecat reads itself, so `.env.example` lists them though bot.py does not. */
-const PIPECAT_READS: Readonly<Record<string, (config: ScaffoldConfig) => boolean>> = {
-  // The development runner creates Daily rooms (and answers Daily's dial-in webhook) with it.
-  DAILY_API_KEY: (config) => config.transports.some((t) => findTransport(t)!.runner === "daily"),
-  // The SageMaker clients take their credentials from the environment.
-  AWS_ACCESS_KEY_ID: usesSageMaker,
-  AWS_SECRET_ACCESS_KEY: usesSageMaker,
-};
-
-function usesSageMaker(config: ScaffoldConfig): boolean {
-  return servicesOf(config).some((service) => service.extras.includes("sagemaker"));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The matrix
@@ -128,6 +123,43 @@ function configs(): ScaffoldConfig[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Facts from outside the generator
+
+/** Derived from Pipecat's source at the pinned release by scripts/pipecat_facts.py. */
+interface PipecatFacts {
+  tag: string;
+  requires_python: string;
+  extras: string[];
+  python312_extras: string[];
+  aws_sdk_extras: string[];
+  runner_transports: Record<string, string[]>;
+  runner_env: Record<string, string[]>;
+  needs: Record<string, string[][]>;
+  optional: Record<string, string[]>;
+}
+
+const FACTS: PipecatFacts = JSON.parse(
+  await Deno.readTextFile(new URL("./data/pipecat_facts.json", import.meta.url)),
+);
+
+/** What tests/bot_facts.py reads in a bot.py with Python's own parser. */
+interface BotFacts {
+  pipecat_modules: string[];
+  env: Record<string, { required: boolean; defaults: (string | null)[] }>;
+  transports: string[];
+  session_types: string[];
+}
+
+/** The variables an AWS SDK reads from the environment by itself. */
+const AWS_SDK_ENV = [
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+];
+
+// ---------------------------------------------------------------------------------------------
 // The checks
 
 /** Compiles Python, finds unused imports and undefined names, and loads YAML, in one process. */
@@ -171,15 +203,15 @@ for path in json.load(open(sys.argv[1])):
 print(json.dumps(problems))
 `;
 
-async function runPythonChecks(dir: string, paths: string[]): Promise<string[]> {
+/** Runs a Python script on a list of paths (given as a JSON file) and parses its JSON output. */
+async function runPython(dir: string, script: string, paths: string[]): Promise<unknown> {
   const list = `${dir}/files.json`;
-  const script = `${dir}/checks.py`;
   await Deno.writeTextFile(list, JSON.stringify(paths));
-  await Deno.writeTextFile(script, PYTHON_CHECKS);
   const output = await new Deno.Command("python3", {
     args: [script, list],
     stdin: "null",
     env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: `${dir}/.pycache` },
+    signal: AbortSignal.timeout(120_000),
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, `python3 failed: ${stderr}`);
@@ -214,47 +246,141 @@ function envExample(source: string) {
   return { required, optional };
 }
 
-function expectedExtras(config: ScaffoldConfig): string[] {
-  const extras = new Set(["runner"]);
-  if (config.mode === "cascade") extras.add("silero");
-  for (const id of config.transports) findTransport(id)!.extras.forEach((e) => extras.add(e));
-  for (const service of servicesOf(config)) service.extras.forEach((e) => extras.add(e));
-  if (config.enable_observability) extras.add("tracing");
-  if (config.eval) extras.add("evals");
-  return [...extras].sort();
+/** Whether the bot serves Daily sessions: the runner then makes rooms (runner/daily.py). */
+function servesDaily(bot: BotFacts): boolean {
+  return bot.transports.includes("daily") || bot.session_types.includes("DailyRunnerArguments");
 }
 
-function checkProject(config: ScaffoldConfig, files: Map<string, string>) {
+/**
+ * The extras: every need of the Pipecat modules bot.py imports and of the runner transports it
+ * builds is met, and every extra is one that something needs or may use.
+ */
+function checkExtras(name: string, extras: string[], bot: BotFacts, evals: boolean) {
+  const needs: string[][] = [];
+  const allowed = new Set<string>();
+  for (const module of bot.pipecat_modules) {
+    needs.push(...FACTS.needs[module] ?? []);
+    for (const extra of FACTS.optional[module] ?? []) allowed.add(extra);
+  }
+  for (const transport of bot.transports) needs.push(FACTS.runner_transports[transport] ?? []);
+  // `pipecat eval run` and its local speech models come with the evals extra (Pipecat's scaffold).
+  if (evals) needs.push(["evals"]);
+  for (const need of needs.filter((n) => n.length > 0)) {
+    assert.ok(need.some((e) => extras.includes(e)), `${name}: needs one of ${need.join(", ")}`);
+    for (const extra of need) allowed.add(extra);
+  }
+  for (const extra of extras) {
+    assert.ok(FACTS.extras.includes(extra), `${name}: Pipecat has no extra ${extra}`);
+    assert.ok(allowed.has(extra), `${name}: extra ${extra}, which nothing needs`);
+  }
+}
+
+/**
+ * `.env.example`: every variable bot.py reads, to fill in when it cannot run without it, commented
+ * out with its default when it has one; and the runner's own variables for the transports the bot
+ * serves. Nothing else but variables that Pipecat or an AWS SDK reads by itself.
+ */
+function checkEnv(name: string, source: string, bot: BotFacts, extras: string[]) {
+  const env = envExample(source);
+  const listed = new Set([...env.required, ...env.optional.keys()]);
+  for (const [variable, read] of Object.entries(bot.env)) {
+    if (read.required) {
+      assert.ok(env.required.has(variable), `${name}: ${variable} is needed: ${variable}=`);
+      continue;
+    }
+    assert.ok(env.optional.has(variable), `${name}: ${variable} is optional: # ${variable}=`);
+    const [fallback] = read.defaults;
+    const shown = read.defaults.length === 1 && fallback !== null ? fallback : "";
+    assert.equal(env.optional.get(variable), shown, `${name}: the default of ${variable}`);
+  }
+  const runnerModules = ["pipecat.runner.run", "pipecat.runner.utils"];
+  if (servesDaily(bot)) runnerModules.push("pipecat.runner.daily");
+  const aws = extras.some((e) => FACTS.aws_sdk_extras.includes(e));
+  const pipecatReads = new Set([
+    ...runnerModules.flatMap((m) => FACTS.runner_env[m] ?? []),
+    ...(aws ? AWS_SDK_ENV : []),
+  ]);
+  for (const variable of listed) {
+    assert.ok(
+      variable in bot.env || pipecatReads.has(variable),
+      `${name}: .env.example lists ${variable}, which nothing reads`,
+    );
+  }
+}
+
+/** Cloud deployment: the secret set is one name, valid, in every file that names it. */
+function checkDeployment(name: string, files: Map<string, string>) {
+  const deploy = parseToml(files.get("server/cloud-deploy.toml")!);
+  assert.equal(deploy.agent_name, name);
+  const secretSet = String(deploy.secret_set);
+  assert.match(secretSet, /^[A-Za-z0-9-]+$/, `${name}: secret set name`);
+  assert.ok(secretSet.includes(name), `${name}: the secret set ${secretSet} is not the project's`);
+  const command = `voicebot cloud secrets set ${secretSet} --file server/.env`;
+  assert.ok(files.get("server/.env.example")!.includes(command), `${name}: .env.example`);
+  assert.ok(files.get("README.md")!.includes(secretSet), `${name}: README.md`);
+  assert.equal(typeof deploy.image, "string");
+  assert.equal(deploy.region, "us-west");
+  assert.match(files.get("server/Dockerfile")!, /^FROM python:3\.1[2-9]-slim$/m);
+}
+
+/** The rules `ruff check` selects when a project selects none. */
+const RUFF_DEFAULT_RULES = ["E4", "E7", "E9", "F"];
+
+interface RuffOptions {
+  [key: string]: unknown;
+}
+
+/** ruff check and ruff format --check, with the options of the project's [tool.ruff]. */
+function ruffProblems(path: string, code: string, options: RuffOptions): string[] {
+  const workspace = new Workspace(options, PositionEncoding.Utf16);
+  try {
+    const problems = (workspace.check(code) as {
+      code: string;
+      message: string;
+      start_location: { row: number };
+    }[])
+      .map((d) => `${path}:${d.start_location.row}: ${d.code} ${d.message}`);
+    if (workspace.format(code) !== code) problems.push(`${path}: ruff format would change it`);
+    return problems;
+  } finally {
+    workspace.free();
+  }
+}
+
+function checkProject(
+  config: ScaffoldConfig,
+  files: Map<string, string>,
+  bot: BotFacts,
+): string[] {
   const name = config.project_name;
   const has = (path: string) => files.has(path);
 
-  // pyproject.toml: Python, and pipecat-ai with exactly the extras the project needs.
+  // pyproject.toml: pipecat-ai with the extras bot.py needs, and the Python they install on.
   const pyproject = parseToml(files.get("server/pyproject.toml")!) as {
     project: { name: string; "requires-python": string; dependencies: string[] };
+    tool?: { ruff?: RuffOptions };
   };
   assert.equal(pyproject.project.name, name);
   const [pipecat] = pyproject.project.dependencies;
-  const [, extras, range] = pipecat.match(/^pipecat-ai\[([a-z0-9,-]+)\](.+)$/)!;
-  assert.deepEqual(extras.split(","), expectedExtras(config), `${name}: extras`);
-  assert.equal(range, ">=1.7.0,<1.8");
-  const needs312 = ["aws-nova-sonic", "sagemaker"].some((e) => extras.split(",").includes(e));
-  assert.equal(pyproject.project["requires-python"], needs312 ? ">=3.12" : ">=3.11");
+  const [, list, range] = pipecat.match(/^pipecat-ai\[([a-z0-9,-]+)\](.+)$/)!;
+  const extras = list.split(",");
+  assert.deepEqual(extras, [...extras].sort(), `${name}: extras in order`);
+  const evals = [...files.keys()].filter((p) => p.startsWith("server/evals/")).sort();
+  checkExtras(name, extras, bot, evals.length > 0);
+  assert.equal(range, `>=${FACTS.tag.slice(1)},<1.8`);
+  const needs312 = extras.some((e) => FACTS.python312_extras.includes(e));
+  assert.equal(pyproject.project["requires-python"], needs312 ? ">=3.12" : FACTS.requires_python);
 
   // Cloud deployment files, only with cloud deployment.
   assert.equal(has("server/Dockerfile"), config.deploy_to_cloud, `${name}: Dockerfile`);
   assert.equal(has("server/cloud-deploy.toml"), config.deploy_to_cloud);
   if (config.deploy_to_cloud) {
+    checkDeployment(name, files);
     const deploy = parseToml(files.get("server/cloud-deploy.toml")!);
-    assert.equal(deploy.agent_name, name);
-    assert.equal(deploy.secret_set, secretSetName(name));
-    assert.equal(typeof deploy.image, "string");
-    assert.equal(deploy.region, "us-west");
     assert.equal(deploy.enable_krisp, config.enable_denoise);
-    assert.match(files.get("server/Dockerfile")!, /^FROM python:3\.1[2-9]-slim$/m);
   }
 
   // Eval scenarios, only with --eval; a speech-to-speech bot has no text scenario.
-  const evals = [...files.keys()].filter((p) => p.startsWith("server/evals/")).sort();
   const scenarios = config.mode === "cascade" ? ["text", "voice"] : ["voice"];
   assert.deepEqual(evals, config.eval ? scenarios.map((s) => `server/evals/${s}.yaml`) : []);
 
@@ -265,33 +391,23 @@ function checkProject(config: ScaffoldConfig, files: Map<string, string>) {
   }
   if (has("client/package.json")) JSON.parse(files.get("client/package.json")!);
 
-  // The environment: what the code reads, exactly.
-  const code = [...files].filter(([p]) => p.endsWith(".py")).map(([, c]) => c).join("\n");
-  const reads = envReads(code);
-  const env = envExample(files.get("server/.env.example")!);
-  const requiredReads = [...reads].filter(([, r]) => r.required).map(([n]) => n);
-  const pipecatReads = Object.keys(PIPECAT_READS).filter((n) => PIPECAT_READS[n](config));
-  assert.deepEqual(
-    [...env.required].sort(),
-    [...new Set([...requiredReads, ...pipecatReads])].sort(),
-    `${name}: the variables to fill in`,
-  );
-  const optionalReads = [...reads].filter(([, r]) => !r.required);
-  assert.deepEqual(
-    [...env.optional.keys()].sort(),
-    optionalReads.map(([n]) => n).sort(),
-    `${name}: the optional variables`,
-  );
-  for (const [variable, read] of optionalReads) {
-    const [fallback] = read.defaults;
-    const shown = read.defaults.size === 1 && fallback !== null ? fallback : "";
-    assert.equal(env.optional.get(variable), shown, `${name}: the default of ${variable}`);
-  }
+  checkEnv(name, files.get("server/.env.example")!, bot, extras);
 
   const gitignore = files.get(".gitignore")!.split("\n");
   for (const pattern of [".env", "!.env.example", "__pycache__/", ".venv/", "node_modules/"]) {
     assert.ok(gitignore.includes(pattern), `.gitignore lacks ${pattern}`);
   }
+
+  // ruff, as the project's AGENTS.md has it run, on every Python file.
+  // ruff's WebAssembly build has defaults of its own: start from the command line's.
+  const own = pyproject.tool?.ruff ?? {};
+  const ruff = {
+    "target-version": pyproject.project["requires-python"].replace(/^>=3\./, "py3"),
+    ...own,
+    lint: { select: RUFF_DEFAULT_RULES, ...own.lint as RuffOptions | undefined },
+  };
+  return [...files].filter(([p]) => p.endsWith(".py"))
+    .flatMap(([path, code]) => ruffProblems(`${name}/${path}`, code, ruff));
 }
 
 Deno.test("every configuration of the matrix generates a sound project", async () => {
@@ -325,18 +441,30 @@ Deno.test("every configuration of the matrix generates a sound project", async (
   }
 
   const root = Deno.env.get("VOICEBOT_MATRIX_DIR") ?? await Deno.makeTempDir();
+  const projects = [];
   const checked: string[] = [];
   for (const config of all) {
     const { files, guides } = planProject(config);
     const byPath = new Map([...files, ...guides].map((f) => [f.path, f.content]));
-    checkProject(config, byPath);
     await writeProject(`${root}/${config.project_name}`, files);
     for (const path of byPath.keys()) {
       if (path.endsWith(".py") || path.endsWith(".yaml")) {
         checked.push(`${root}/${config.project_name}/${path}`);
       }
     }
+    projects.push({ config, byPath, bot: `${root}/${config.project_name}/server/bot.py` });
   }
-  assert.deepEqual(await runPythonChecks(root, checked), []);
+  const checks = `${root}/checks.py`;
+  await Deno.writeTextFile(checks, PYTHON_CHECKS);
+  assert.deepEqual(await runPython(root, checks, checked), []);
+  const botFacts = new URL("./bot_facts.py", import.meta.url).pathname;
+  const facts = await runPython(root, botFacts, projects.map((p) => p.bot)) as Record<
+    string,
+    BotFacts
+  >;
+  const lint = projects.flatMap(({ config, byPath, bot }) =>
+    checkProject(config, byPath, facts[bot])
+  );
+  assert.deepEqual(lint, [], "ruff");
   if (!Deno.env.get("VOICEBOT_MATRIX_DIR")) await Deno.remove(root, { recursive: true });
 });
