@@ -11,7 +11,9 @@ compares with the project's other files:
 - `transports`: the keys of the dict given to Pipecat's `create_transport`, i.e. the runner
   transports the bot builds;
 - `session_types`: the runner argument classes the bot tells apart (`isinstance(x, C)`) or
-  annotates a parameter with.
+  annotates a parameter with;
+- `models`: for each `model=` argument of a call, the callee and the variable it is read from
+  (null when it is not `os.getenv("X", ...)` or `os.environ.get("X", ...)`).
 """
 
 import ast
@@ -26,6 +28,7 @@ def facts(path: str) -> dict:
     dicts: dict[str, ast.Dict] = {}
     transport_arguments: list[ast.expr] = []
     session_types: set[str] = set()
+    models: list[dict] = []
 
     def read(name: str, required: bool, default: ast.expr | None):
         entry = env.setdefault(name, {"required": False, "defaults": []})
@@ -54,7 +57,16 @@ def facts(path: str) -> dict:
                 read(node.args[0].value, False, node.args[1] if len(node.args) > 1 else None)
             elif function == "create_transport" and len(node.args) > 1:
                 transport_arguments.append(node.args[1])
-            elif function == "isinstance" and len(node.args) == 2:
+            for keyword in node.keywords:
+                if keyword.arg == "model":
+                    value = keyword.value
+                    from_env = isinstance(value, ast.Call) and ast.unparse(value.func) in (
+                        "os.getenv",
+                        "os.environ.get",
+                    )
+                    variable = value.args[0].value if from_env and value.args else None
+                    models.append({"callee": function, "variable": variable})
+            if function == "isinstance" and len(node.args) == 2:
                 classes = node.args[1]
                 for c in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
                     session_types.add(ast.unparse(c))
@@ -75,6 +87,7 @@ def facts(path: str) -> dict:
         "env": env,
         "transports": sorted(transports),
         "session_types": sorted(t for t in session_types if t.endswith("RunnerArguments")),
+        "models": models,
     }
 
 
