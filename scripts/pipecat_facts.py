@@ -19,6 +19,7 @@ checks generated projects against, so that the test does not take them from voic
 - `aws_sdk_extras`: extras that install an AWS SDK.
 - `requires_python`: Pipecat's own Python floor.
 - `runner_env`: the variables each module of `pipecat.runner` reads.
+- `deprecated`: the classes Pipecat marks `@deprecated(...)`.
 
 Usage: scripts/pipecat_facts.py --repo /path/to/pipecat.git --tag v1.7.0 > tests/data/pipecat_facts.json
 """
@@ -222,6 +223,18 @@ class Facts:
         sdk = re.compile(r"^(aws-sdk-|aiobotocore$|boto3$|botocore$)")
         return sorted(e for e, p in self.packages.items() if any(sdk.match(d) for d in p))
 
+    def deprecated(self) -> list[str]:
+        """Classes marked with Pipecat's `@deprecated(...)`, as module.Class."""
+        found: list[str] = []
+        for module in sorted(self.source.modules):
+            for node in self.source.tree(module).body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for decorator in node.decorator_list:
+                    if isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "deprecated":
+                        found.append(f"{module}.{node.name}")
+        return found
+
     def runner_env(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for module in sorted(self.source.modules):
@@ -258,6 +271,7 @@ def main():
             "requires_python": facts.source.pyproject["project"]["requires-python"],
             "runner_transports": facts.runner_transports(),
             "runner_env": facts.runner_env(),
+            "deprecated": facts.deprecated(),
             "needs": {m: n for m, n in needs.items() if n},
             "optional": {m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))},
         },
