@@ -117,6 +117,67 @@ function videoParams(config: ScaffoldConfig): string[] {
   return lines;
 }
 
+function carrierName(transport: Transport): string {
+  return transport.runner.charAt(0).toUpperCase() + transport.runner.slice(1);
+}
+
+function sentence(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** The sessions bot.py takes, and the runner's routes that start one (guarded by a token). */
+function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: boolean) {
+  const sessions: string[] = [];
+  const types: string[] = [];
+  const carriers = [...runners].filter((r) => CARRIERS.has(r));
+  if (carriers.length > 0) {
+    const names = carriers.map((r) => r.charAt(0).toUpperCase() + r.slice(1));
+    sessions.push(`${sentence(names)} calls`);
+  }
+  if (runners.has("daily")) {
+    sessions.push("Daily rooms");
+    types.push("DailyRunnerArguments");
+  }
+  if (runners.has("webrtc")) {
+    sessions.push("SmallWebRTC peers");
+    types.push("SmallWebRTCRunnerArguments");
+  }
+  if (config.eval) {
+    sessions.push("eval sessions");
+    types.push("EvalRunnerArguments");
+  }
+  const routes = ["/start", "/daily", "/api/offer", ...(dialOut ? ["/dialout"] : [])];
+  const has = new Set(config.transports);
+  const callee = [
+    ...(has.has("hosted_pstn_dialout") ? ["phoneNumber (E.164: +15551234567)"] : []),
+    ...(has.has("carrier1_hosted_sip_dialout") ? ["sipUri (sip:...)"] : []),
+  ];
+  return {
+    sessions_text: sentence(sessions),
+    web_session_types: types.length > 1 ? types.join(", ") : types.length ? `${types[0]},` : "",
+    session_routes_python: `{${routes.map((r) => `"${r}"`).join(", ")}}`,
+    session_routes_text: sentence(routes.map((r) => `\`${r}\``)),
+    dialout_usage: `Send JSON with ${callee.join(" or ")}`,
+  };
+}
+
+/**
+ * How the image runs the bot: Pipecat's runner on all interfaces, for the bot's transports. A
+ * phone bot's runner serves its carrier's webhook, which needs the public host name.
+ */
+function imageView(runners: Set<string>, carriers: Transport[]) {
+  const carrier = carriers[0]?.runner;
+  const transport = carrier ?? (runners.size === 1 ? [...runners][0] : null);
+  const args = ["python", "bot.py", "--host", "0.0.0.0", "--port", "7860"];
+  if (transport) args.push("-t", transport);
+  // The shell puts in the public host, and stops with a message when it is not set.
+  const command = carrier
+    ? ["sh", "-c", `exec ${args.join(" ")} --proxy "\${BOT_PUBLIC_HOST:?set BOT_PUBLIC_HOST}"`]
+    : args;
+  const exec = JSON.stringify(command).replaceAll('","', '", "');
+  return { transport, carrier: carrier ?? null, cmd: exec, other_carriers: carriers.length > 1 };
+}
+
 export function projectView(config: ScaffoldConfig) {
   const transports = transportsOf(config);
   const services = servicesOf(config);
@@ -125,8 +186,8 @@ export function projectView(config: ScaffoldConfig) {
   const dialOut = has.hosted_pstn_dialout || has.carrier1_hosted_sip_dialout || false;
   const sipDialIn = has.carrier1_hosted_sip_dialin ?? false;
   const pstnDialIn = has.hosted_pstn_dialin ?? false;
-  const phone = [...runners].some((r) => CARRIERS.has(r));
-  const createsTransport = runners.has("daily") || runners.has("webrtc") || config.eval;
+  const carriers = transports.filter((t) => CARRIERS.has(t.runner));
+  const phone = carriers.length > 0;
   return {
     ...config,
     voicebot_version: VERSION,
@@ -156,11 +217,10 @@ export function projectView(config: ScaffoldConfig) {
     plivo: runners.has("plivo"),
     exotel: runners.has("exotel"),
     phone,
-    phone_only: phone && !createsTransport,
-    creates_transport: createsTransport,
-    carrier_names: transports.filter((t) => CARRIERS.has(t.runner)).map((t) =>
-      t.runner.charAt(0).toUpperCase() + t.runner.slice(1)
-    ).join(", "),
+    carriers: carriers.map((t) => ({ runner: t.runner, label: carrierName(t) })),
+    carrier_names: carriers.map(carrierName).join(", "),
+    ...sessionView(config, runners, dialOut),
+    image: imageView(runners, carriers),
     dial_out: dialOut,
     pstn_dial_in: pstnDialIn,
     sip_dial_in: sipDialIn,
@@ -178,7 +238,11 @@ export function projectView(config: ScaffoldConfig) {
 const PYTHON_NAMES: Readonly<Record<string, string>> = {
   // The standard library.
   asyncio: "asyncio",
+  hmac: "hmac",
   os: "os",
+  re: "re",
+  uuid: "uuid",
+  UTC: "datetime",
   wave: "wave",
   datetime: "datetime",
   Path: "pathlib",
@@ -189,6 +253,7 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
   BackgroundTasks: "fastapi",
   Request: "fastapi",
   Response: "fastapi",
+  JSONResponse: "fastapi.responses",
   logger: "loguru",
   OTLPSpanExporter: "opentelemetry.exporter.otlp.proto.http.trace_exporter",
   // Pipecat.
@@ -205,30 +270,35 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
   UserTurnMessageAddedMessage: "pipecat.processors.aggregators.llm_response_universal",
   AudioBufferProcessor: "pipecat.processors.audio.audio_buffer_processor",
   configure: "pipecat.runner.daily",
-  CallData: "pipecat.runner.types",
   DailyRunnerArguments: "pipecat.runner.types",
+  EvalRunnerArguments: "pipecat.runner.types",
+  SmallWebRTCRunnerArguments: "pipecat.runner.types",
   RunnerArguments: "pipecat.runner.types",
   WebSocketRunnerArguments: "pipecat.runner.types",
   create_transport: "pipecat.runner.utils",
   maybe_capture_participant_camera: "pipecat.runner.utils",
   parse_telephony_websocket: "pipecat.runner.utils",
-  FrameSerializer: "pipecat.serializers.base_serializer",
-  ExotelFrameSerializer: "pipecat.serializers.exotel",
-  PlivoFrameSerializer: "pipecat.serializers.plivo",
-  TelnyxFrameSerializer: "pipecat.serializers.telnyx",
-  TwilioFrameSerializer: "pipecat.serializers.twilio",
   BaseTransport: "pipecat.transports.base_transport",
   TransportParams: "pipecat.transports.base_transport",
   DailyParams: "pipecat.transports.daily.transport",
   FastAPIWebsocketParams: "pipecat.transports.websocket.fastapi",
-  FastAPIWebsocketTransport: "pipecat.transports.websocket.fastapi",
   setup_tracing: "pipecat.utils.tracing.setup",
   WorkerRunner: "pipecat.workers.runner",
 };
 
 /** Modules that are imported whole (`import x`) rather than from (`from x import y`). */
-const WHOLE_MODULES = new Set(["asyncio", "os", "wave", "aiohttp"]);
-const STANDARD_LIBRARY = new Set(["asyncio", "datetime", "os", "pathlib", "urllib.parse", "wave"]);
+const WHOLE_MODULES = new Set(["asyncio", "hmac", "os", "re", "uuid", "wave", "aiohttp"]);
+const STANDARD_LIBRARY = new Set([
+  "asyncio",
+  "datetime",
+  "hmac",
+  "os",
+  "pathlib",
+  "re",
+  "urllib.parse",
+  "uuid",
+  "wave",
+]);
 const IMPORTS_MARKER = "# <imports>";
 const LINE_LENGTH = 100;
 
@@ -329,11 +399,13 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   const reads = envReads(code);
   const seen = new Set<string>();
   const groups: EnvGroup[] = [];
-  const add = (title: string, names: readonly string[]) => {
+  // `optional`: names nothing reads in bot.py that are still optional (Pipecat's, the image's).
+  const add = (title: string, names: readonly string[], optional = false) => {
     const lines = names.filter((name) => !seen.has(name)).map((name) => {
       seen.add(name);
       const read = reads.get(name);
-      if (!read || read.required) return `${name}=`;
+      if (!read) return optional ? `# ${name}=` : `${name}=`;
+      if (read.required) return `${name}=`;
       const [fallback] = read.defaults;
       return read.defaults.size === 1 && fallback !== null ? `# ${name}=${fallback}` : `# ${name}=`;
     });
@@ -351,6 +423,22 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
       "KRISP_VIVA_FILTER_MODEL_PATH",
     ]);
   }
+  const runners = new Set(transportsOf(config).map((t) => t.runner));
+  const phone = [...runners].some((r) => CARRIERS.has(r));
+  add(
+    "Who may start a session: without a token, only this machine (the image needs one)",
+    ["BOT_START_TOKEN", ...(phone ? ["BOT_PUBLIC_HOST"] : [])],
+    true,
+  );
+  // Variables Pipecat's runner reads itself, all optional.
+  add(
+    "Pipecat's runner (optional)",
+    [
+      ...(runners.has("daily") ? ["DAILY_ROOM_URL", "DAILY_API_URL"] : []),
+      ...(config.bot_type === "web" ? ["PIPECAT_ALLOWED_ORIGINS"] : []),
+    ],
+    true,
+  );
   const unlisted = [...reads.keys()].filter((name) => !seen.has(name));
   if (unlisted.length > 0) throw new Error(`bot.py reads ${unlisted.join(", ")}: add to a group`);
   return groups;
