@@ -175,7 +175,23 @@ function imageView(runners: Set<string>, carriers: Transport[]) {
     ? ["sh", "-c", `exec ${args.join(" ")} --proxy "\${BOT_PUBLIC_HOST:?set BOT_PUBLIC_HOST}"`]
     : args;
   const exec = JSON.stringify(command).replaceAll('","', '", "');
-  return { transport, carrier: carrier ?? null, cmd: exec, other_carriers: carriers.length > 1 };
+  // A web bot's /start, as a client would call it: a Daily room, or a SmallWebRTC session.
+  const startBody = carriers.length > 0 || runners.has("daily") && runners.size > 1
+    ? null
+    : runners.has("daily")
+    ? '{"transport": "daily", "createDailyRoom": true}'
+    : runners.has("webrtc")
+    ? '{"transport": "webrtc"}'
+    : null;
+  return {
+    transport,
+    carrier: carrier ?? null,
+    carrier_name: carriers[0] ? carrierName(carriers[0]) : null,
+    other_carriers: carriers.length > 1,
+    cmd: exec,
+    shell: `${args.join(" ")}${carrier ? ' --proxy "$BOT_PUBLIC_HOST"' : ""}`,
+    start_body: startBody,
+  };
 }
 
 export function projectView(config: ScaffoldConfig) {
@@ -399,12 +415,18 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   const reads = envReads(code);
   const seen = new Set<string>();
   const groups: EnvGroup[] = [];
-  // `optional`: names nothing reads in bot.py that are still optional (Pipecat's, the image's).
-  const add = (title: string, names: readonly string[], optional = false) => {
+  // `optional`: entries `NAME` or `NAME=default` that bot.py does not read and that are optional
+  // all the same (read by Pipecat's runner, or by the image's command).
+  const add = (title: string, entries: readonly string[], optional = false) => {
+    const names = entries.map((entry) => entry.split("=")[0]);
     const lines = names.filter((name) => !seen.has(name)).map((name) => {
       seen.add(name);
       const read = reads.get(name);
-      if (!read) return optional ? `# ${name}=` : `${name}=`;
+      if (!read && !optional) return `${name}=`;
+      if (!read) {
+        const entry = entries[names.indexOf(name)];
+        return `# ${entry.includes("=") ? entry : `${entry}=`}`;
+      }
       if (read.required) return `${name}=`;
       const [fallback] = read.defaults;
       return read.defaults.size === 1 && fallback !== null ? `# ${name}=${fallback}` : `# ${name}=`;
@@ -434,7 +456,7 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   add(
     "Pipecat's runner (optional)",
     [
-      ...(runners.has("daily") ? ["DAILY_ROOM_URL", "DAILY_API_URL"] : []),
+      ...(runners.has("daily") ? ["DAILY_ROOM_URL", "DAILY_API_URL=https://api.daily.co/v1"] : []),
       ...(config.bot_type === "web" ? ["PIPECAT_ALLOWED_ORIGINS"] : []),
     ],
     true,

@@ -84,6 +84,11 @@ Deno.test(".env.example: optional variables stay commented out at their default"
       title: "Cartesia (tts)",
       lines: ["CARTESIA_API_KEY=", "# CARTESIA_VOICE_ID=71a7ad14-091c-4e8e-a314-022ece01c121"],
     },
+    {
+      title: "Who may start a session: without a token, only this machine (the image needs one)",
+      lines: ["# BOT_START_TOKEN="],
+    },
+    { title: "Pipecat's runner (optional)", lines: ["# PIPECAT_ALLOWED_ORIGINS="] },
   ]);
 });
 
