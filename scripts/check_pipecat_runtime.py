@@ -177,12 +177,15 @@ def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
     matrix = work / "matrix"
     generated = run(
         ["deno", "test", "-A", "--frozen", "--cached-only", "tests/project_matrix_test.ts"],
-        env={**os.environ, "VOICEBOT_MATRIX_DIR": str(matrix)}, cwd=ROOT, timeout=300,
+        env={**os.environ, "VOICEBOT_MATRIX_DIR": str(matrix), "NO_COLOR": "1"}, cwd=ROOT, timeout=300,
     )
-    if generated.returncode != 0:
-        report("COULD NOT RUN", "pyright on the matrix", "the matrix test failed: " + last_error(generated.stdout))
-        return
+    # The test writes every project before it checks them: a failed check leaves them all here.
     bots = sorted(matrix.glob("*/server/bot.py"))
+    if not bots:
+        report("COULD NOT RUN", "pyright on the matrix", "no bots: " + last_error(generated.stdout))
+        return
+    if generated.returncode != 0:
+        print(f"  (the matrix test failed: {last_error(generated.stdout)})")
     config = {"extraPaths": [str(pipecat_src)], "pythonVersion": "3.11", "include": [str(b) for b in bots]}
     (matrix / "pyrightconfig.json").write_text(json.dumps(config))
     result = run(["deno", "run", "-A", "--cached-only", PYRIGHT, "--pythonpath", shutil.which(python) or python,
@@ -442,9 +445,13 @@ class Runtime:
         code = (
             "import asyncio, bot\n"
             "from pipecat.runner.types import SmallWebRTCRunnerArguments\n"
+            "class Connection:\n"
+            "    async def disconnect(self):\n"
+            "        print('disconnected')\n"
             "async def main():\n"
+            "    args = SmallWebRTCRunnerArguments(webrtc_connection=Connection())\n"
             "    try:\n"
-            "        await asyncio.wait_for(bot.bot(SmallWebRTCRunnerArguments(webrtc_connection=None)), 20)\n"
+            "        await asyncio.wait_for(bot.bot(args), 20)\n"
             "    except Exception as error:\n"
             "        print(f'{type(error).__name__}: {error}')\n"
             "asyncio.run(main())\n"
@@ -500,11 +507,23 @@ class Runtime:
             report("COULD NOT RUN", f"production command of {name}", "no CMD [...] in server/Dockerfile")
             return
         port = free_port()
-        command = [self.python if c in ("python", "python3") else c for c in json.loads(found.group(1))]
-        # The image listens on every interface at 7860; here, on loopback at a free port.
-        command = [{"0.0.0.0": "127.0.0.1", "7860": str(port)}.get(c, c) for c in command]
-        env = {**self.bot_env(), "PORT": str(port), "PUBLIC_HOST": f"127.0.0.1:{port}",
-               "VOICEBOT_START_TOKEN": "fake-token", "START_TOKEN": "fake-token"}
+        # The image listens on every interface at 7860; here, on loopback at a free port, with
+        # `python` the interpreter that has Pipecat's dependencies.
+        command = [
+            c.replace("0.0.0.0", "127.0.0.1").replace("--port 7860", f"--port {port}")
+            for c in json.loads(found.group(1))
+        ]
+        command = [str(port) if c == "7860" else c for c in command]
+        shims = self.logs / "bin"
+        shims.mkdir(exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            (shims / "python").symlink_to(shutil.which(self.python) or self.python)
+        env = {
+            **self.bot_env(),
+            "PATH": f"{shims}{os.pathsep}{os.environ.get('PATH', '')}",
+            "BOT_PUBLIC_HOST": f"127.0.0.1:{port}",
+            "BOT_START_TOKEN": "fake-token",
+        }
         log = self.logs / f"production_{name}.log"
         shown = " ".join(json.loads(found.group(1)))
         try:
@@ -515,10 +534,14 @@ class Runtime:
                     report("RAN" if ok else "FAILED", f"production `{shown}`: carrier webhook",
                            f"{status} {twiml[:160]}")
                 else:
-                    status, body = send("POST", f"http://127.0.0.1:{port}/start", {"transport": "webrtc"})
-                    ok = status in (401, 403)
-                    report("RAN" if ok else "FAILED", f"production `{shown}`: /start without a token",
-                           f"{status} {body[:160]}")
+                    start = f"http://127.0.0.1:{port}/start"
+                    status, body = send("POST", start, {"transport": "webrtc"})
+                    report("RAN" if status == 401 else "FAILED",
+                           f"production `{shown}`: /start without the token", f"{status} {body[:160]}")
+                    headers = {"Authorization": "Bearer fake-token"}
+                    status, body = send("POST", start, {"transport": "webrtc"}, headers)
+                    report("RAN" if status != 401 else "FAILED",
+                           f"production `{shown}`: /start with the token", f"{status} {body[:160]}")
         except RuntimeError as error:
             report("FAILED", f"production `{shown}`", str(error))
 

@@ -20,6 +20,10 @@ checks generated projects against, so that the test does not take them from voic
 - `requires_python`: Pipecat's own Python floor.
 - `runner_env`: the variables each module of `pipecat.runner` reads.
 - `deprecated`: the classes Pipecat marks `@deprecated(...)`.
+- `session_token_parameters`: service classes whose `__init__` takes an AWS session token, and
+  the keyword (`aws_session_token` or `session_token`).
+- `scaffold_models`: the service classes whose model Pipecat's own scaffold
+  (`pipecat.cli.registry._configs`) reads from an environment variable.
 
 Usage: scripts/pipecat_facts.py --repo /path/to/pipecat.git --tag v1.7.0 > tests/data/pipecat_facts.json
 """
@@ -235,6 +239,44 @@ class Facts:
                         found.append(f"{module}.{node.name}")
         return found
 
+    def session_token_parameters(self) -> dict[str, str]:
+        """Service classes that take temporary AWS credentials' session token, and the keyword."""
+        found: dict[str, str] = {}
+        for module in sorted(self.source.modules):
+            if not module.startswith("pipecat.services."):
+                continue
+            for node in self.source.tree(module).body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                        names = [a.arg for a in item.args.args + item.args.kwonlyargs]
+                        for name in ("aws_session_token", "session_token"):
+                            if name in names:
+                                found[f"{module}.{node.name}"] = name
+        return found
+
+    def scaffold_models(self) -> list[str]:
+        """Classes whose model Pipecat's own scaffold reads from an environment variable."""
+        tree = self.source.tree("pipecat.cli.registry._configs")
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                continue
+            try:
+                snippet = ast.parse(node.value.strip())
+            except SyntaxError:
+                continue
+            for call in ast.walk(snippet):
+                if not isinstance(call, ast.Call):
+                    continue
+                for keyword in call.keywords:
+                    value = keyword.value
+                    if keyword.arg == "model" and isinstance(value, ast.Call):
+                        if ast.unparse(value.func) == "os.getenv":
+                            found.add(ast.unparse(call.func).removesuffix(".Settings"))
+        return sorted(found)
+
     def runner_env(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for module in sorted(self.source.modules):
@@ -272,11 +314,13 @@ def main():
             "runner_transports": facts.runner_transports(),
             "runner_env": facts.runner_env(),
             "deprecated": facts.deprecated(),
+            "session_token_parameters": facts.session_token_parameters(),
+            "scaffold_models": facts.scaffold_models(),
             "needs": {m: n for m, n in needs.items() if n},
             "optional": {m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))},
         },
         sys.stdout,
-        indent=1,
+        indent=2,
         sort_keys=True,
     )
     print()

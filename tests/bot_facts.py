@@ -12,13 +12,30 @@ compares with the project's other files:
   transports the bot builds;
 - `session_types`: the runner argument classes the bot tells apart (`isinstance(x, C)`) or
   annotates a parameter with;
-- `models`: for each `model=` argument of a call, the callee and the variable it is read from
-  (null when it is not `os.getenv("X", ...)` or `os.environ.get("X", ...)`).
+- `constructions`: each call of a class (`OpenAILLMService(...)`, `X.Settings(...)`) with, for
+  each keyword argument, the variable its value is read from (`os.getenv("X", ...)`,
+  `os.environ.get("X", ...)`, `os.environ["X"]`), or null.
 """
 
 import ast
 import json
 import sys
+
+
+def keywords(call: ast.Call) -> dict[str, str | None]:
+    """A call's keyword arguments, each with the variable its value is read from, or None."""
+    found: dict[str, str | None] = {}
+    for keyword in call.keywords:
+        value, variable = keyword.value, None
+        if isinstance(value, ast.Call) and ast.unparse(value.func) in ("os.getenv", "os.environ.get"):
+            if value.args and isinstance(value.args[0], ast.Constant):
+                variable = value.args[0].value
+        elif isinstance(value, ast.Subscript) and ast.unparse(value.value) == "os.environ":
+            if isinstance(value.slice, ast.Constant):
+                variable = value.slice.value
+        if keyword.arg:
+            found[keyword.arg] = variable
+    return found
 
 
 def facts(path: str) -> dict:
@@ -28,7 +45,7 @@ def facts(path: str) -> dict:
     dicts: dict[str, ast.Dict] = {}
     transport_arguments: list[ast.expr] = []
     session_types: set[str] = set()
-    models: list[dict] = []
+    constructions: list[dict] = []
 
     def read(name: str, required: bool, default: ast.expr | None):
         entry = env.setdefault(name, {"required": False, "defaults": []})
@@ -57,15 +74,8 @@ def facts(path: str) -> dict:
                 read(node.args[0].value, False, node.args[1] if len(node.args) > 1 else None)
             elif function == "create_transport" and len(node.args) > 1:
                 transport_arguments.append(node.args[1])
-            for keyword in node.keywords:
-                if keyword.arg == "model":
-                    value = keyword.value
-                    from_env = isinstance(value, ast.Call) and ast.unparse(value.func) in (
-                        "os.getenv",
-                        "os.environ.get",
-                    )
-                    variable = value.args[0].value if from_env and value.args else None
-                    models.append({"callee": function, "variable": variable})
+            if function[:1].isupper():
+                constructions.append({"callee": function, "keywords": keywords(node)})
             if function == "isinstance" and len(node.args) == 2:
                 classes = node.args[1]
                 for c in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
@@ -87,7 +97,7 @@ def facts(path: str) -> dict:
         "env": env,
         "transports": sorted(transports),
         "session_types": sorted(t for t in session_types if t.endswith("RunnerArguments")),
-        "models": models,
+        "constructions": constructions,
     }
 
 

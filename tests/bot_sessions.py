@@ -5,13 +5,13 @@ loads the module with every third-party import replaced by a permissive stand-in
 
 - `pipecat.runner.types`: the runner argument classes, each with only its own attributes, as in
   Pipecat (a `SmallWebRTCRunnerArguments` has no `websocket`);
-- `pipecat.runner.utils`: `create_transport` and `parse_telephony_websocket` stop the session
-  with `Reached` once the bot asks for a transport, i.e. it has accepted the session. Like
-  Pipecat's, `create_transport` fails with "Missing transport params" when the bot's params have
-  no entry for the session's transport: that is not a refusal a user can read, but a crash;
+- `pipecat.runner.utils`: `create_transport` stops the session with `Reached` once the bot asks
+  for a transport its params have, i.e. it has accepted the session; like Pipecat's, it fails with
+  "Missing transport params" when they have none, which is a crash, not a refusal a user can
+  read. `parse_telephony_websocket` names the carrier of the stand-in websocket;
 - `loguru`: a logger that keeps what the bot says.
 
-Then it calls `bot(args)` once per runner argument class and prints, as JSON, how each session
+Then it calls `bot(args)` once per kind of session and prints, as JSON, how each session
 ended: `accepted` (the bot asked for a transport, or ran through), or how it refused: the
 exception it raised or the error it logged, with its message. A crash on an attribute, key or
 type (`'SmallWebRTCRunnerArguments' object has no attribute 'websocket'`) is reported as such.
@@ -25,14 +25,19 @@ import json
 import sys
 import types
 
-# The session types Pipecat's development runner makes (its -t choices at v1.7.0).
-SESSION_TYPES = [
-    "DailyRunnerArguments",
-    "SmallWebRTCRunnerArguments",
-    "WebSocketRunnerArguments",
-    "EvalRunnerArguments",
-    "VonageRunnerArguments",
-    "MOQRunnerArguments",
+# The sessions Pipecat's development runner makes (its -t choices at v1.7.0): a session type,
+# and for a websocket the carrier whose media stream it carries, or "websocket" for /ws-client.
+SESSIONS = [
+    ("DailyRunnerArguments", None),
+    ("SmallWebRTCRunnerArguments", None),
+    ("WebSocketRunnerArguments", "websocket"),
+    ("WebSocketRunnerArguments", "twilio"),
+    ("WebSocketRunnerArguments", "telnyx"),
+    ("WebSocketRunnerArguments", "plivo"),
+    ("WebSocketRunnerArguments", "exotel"),
+    ("EvalRunnerArguments", None),
+    ("VonageRunnerArguments", None),
+    ("MOQRunnerArguments", None),
 ]
 
 
@@ -113,16 +118,18 @@ def runner_types() -> types.ModuleType:
             self.pipeline_idle_timeout_secs = 300
             self.session_id = "session"
             self.body = {}
+            self.call_data = None
+            self.cli_args = None
             self.__dict__.update(kwargs)
 
     module.RunnerArguments = RunnerArguments
     own = {
         "DailyRunnerArguments": {"room_url": "https://example.daily.co/room", "token": None},
         "SmallWebRTCRunnerArguments": {"webrtc_connection": Anything()},
-        "WebSocketRunnerArguments": {"websocket": Anything()},
+        "WebSocketRunnerArguments": {"websocket": Anything(), "transport_type": None},
         "EvalRunnerArguments": {},
         "LiveKitRunnerArguments": {"room_name": "room", "url": "ws://127.0.0.1", "token": "t"},
-        "VonageRunnerArguments": {},
+        "VonageRunnerArguments": {"application_id": "a", "vonage_session_id": "s", "token": "t"},
         "MOQRunnerArguments": {},
     }
     for name, attributes in own.items():
@@ -141,25 +148,30 @@ def runner_types() -> types.ModuleType:
 def runner_utils() -> types.ModuleType:
     module = types.ModuleType("pipecat.runner.utils")
 
-    # The keys of transport_params that Pipecat's create_transport looks up, by session type.
+    # The key of transport_params that Pipecat's create_transport looks up, by session type.
     keys = {
-        "DailyRunnerArguments": ["daily"],
-        "SmallWebRTCRunnerArguments": ["webrtc"],
-        "WebSocketRunnerArguments": ["twilio", "telnyx", "plivo", "exotel", "websocket"],
-        "EvalRunnerArguments": ["eval"],
-        "LiveKitRunnerArguments": ["livekit"],
-        "VonageRunnerArguments": ["vonage"],
-        "MOQRunnerArguments": ["moq"],
+        "DailyRunnerArguments": "daily",
+        "SmallWebRTCRunnerArguments": "webrtc",
+        "EvalRunnerArguments": "eval",
+        "LiveKitRunnerArguments": "livekit",
+        "VonageRunnerArguments": "vonage",
+        "MOQRunnerArguments": "moq",
     }
 
-    async def create_transport(runner_args, transport_params=None, *args, **kwargs):
-        wanted = keys[type(runner_args).__name__]
-        if any(key in (transport_params or {}) for key in wanted):
-            raise Reached(f"create_transport({type(runner_args).__name__})")
-        raise MissingTransportParams(f"Missing transport params for '{wanted[0]}'")
-
     async def parse_telephony_websocket(websocket):
-        raise Reached("parse_telephony_websocket")
+        """The carrier the stream's first messages name (Pipecat caches the parse likewise)."""
+        return websocket.carrier, Anything()
+
+    async def create_transport(runner_args, transport_params=None, *args, **kwargs):
+        key = keys.get(type(runner_args).__name__)
+        if type(runner_args).__name__ == "WebSocketRunnerArguments":
+            key = runner_args.transport_type
+            if key != "websocket":
+                key, runner_args.call_data = await parse_telephony_websocket(runner_args.websocket)
+                runner_args.transport_type = key
+        if key in (transport_params or {}):
+            raise Reached(f"create_transport: {key}")
+        raise MissingTransportParams(f"Missing transport params for '{key}'")
 
     module.create_transport = create_transport
     module.parse_telephony_websocket = parse_telephony_websocket
@@ -193,10 +205,20 @@ class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__path__ = []
 
 
-async def session(bot, cls) -> dict:
+class WebSocket(Anything):
+    def __init__(self, carrier):
+        self.carrier = carrier
+
+
+async def session(bot, cls, carrier) -> dict:
     LOGGER.said.clear()
+    if carrier is None:
+        args = cls()
+    else:
+        transport_type = "websocket" if carrier == "websocket" else None
+        args = cls(websocket=WebSocket(carrier), transport_type=transport_type)
     try:
-        await asyncio.wait_for(bot.bot(cls()), 10)
+        await asyncio.wait_for(bot.bot(args), 10)
     except Reached:
         return {"outcome": "accepted"}
     except (AttributeError, KeyError, TypeError, NameError, MissingTransportParams) as error:
@@ -219,7 +241,10 @@ def main():
         spec.loader.exec_module(bot)
         types_module = sys.modules["pipecat.runner.types"]
         results[path] = {
-            name: asyncio.run(session(bot, getattr(types_module, name))) for name in SESSION_TYPES
+            f"{name}:{carrier}" if carrier else name: asyncio.run(
+                session(bot, getattr(types_module, name), carrier)
+            )
+            for name, carrier in SESSIONS
         }
         del sys.modules["bot"]
     print(json.dumps(results))

@@ -136,6 +136,9 @@ interface PipecatFacts {
   runner_env: Record<string, string[]>;
   needs: Record<string, string[][]>;
   optional: Record<string, string[]>;
+  deprecated: string[];
+  session_token_parameters: Record<string, string>;
+  scaffold_models: string[];
 }
 
 const FACTS: PipecatFacts = JSON.parse(
@@ -148,6 +151,71 @@ interface BotFacts {
   env: Record<string, { required: boolean; defaults: (string | null)[] }>;
   transports: string[];
   session_types: string[];
+  constructions: { callee: string; keywords: Record<string, string | null> }[];
+}
+
+/** How tests/bot_sessions.py saw a session of one type end. */
+interface SessionOutcome {
+  outcome: "accepted" | "refused" | "crashed";
+  message?: string;
+}
+
+/**
+ * The sessions each transport's calls and visitors come in, as tests/bot_sessions.py names them:
+ * Pipecat's runner argument class (runner/types.py), and for a carrier's media stream on /ws the
+ * carrier the runner's parse finds in it.
+ */
+const SESSION_OF_TRANSPORT: Readonly<Record<string, string>> = {
+  hosted: "DailyRunnerArguments",
+  hosted_pstn: "DailyRunnerArguments",
+  carrier1_hosted_sip: "DailyRunnerArguments",
+  lightweb: "SmallWebRTCRunnerArguments",
+  carrier1: "WebSocketRunnerArguments:twilio",
+  carrier2: "WebSocketRunnerArguments:telnyx",
+  carrier3: "WebSocketRunnerArguments:plivo",
+  carrier4: "WebSocketRunnerArguments:exotel",
+};
+
+/**
+ * Each bot accepts the sessions of its transports, and refuses every other kind the runner makes
+ * with a message of its own: no crash on a missing attribute, and no "Missing transport params".
+ */
+function checkSessions(config: ScaffoldConfig, sessions: Record<string, SessionOutcome>) {
+  const served = new Set(
+    config.transports.map((t) => SESSION_OF_TRANSPORT[t.replace(/_dial(in|out)$/, "")]),
+  );
+  if (config.eval) served.add("EvalRunnerArguments");
+  for (const [type, { outcome, message }] of Object.entries(sessions)) {
+    const expected = served.has(type) ? "accepted" : "refused";
+    assert.equal(outcome, expected, `${config.project_name}: a ${type} session: ${message}`);
+  }
+}
+
+/**
+ * Services get from the environment what Pipecat lets them take: an AWS service whose class takes
+ * a session token reads AWS_SESSION_TOKEN (temporary credentials), and a service whose model
+ * Pipecat's own scaffold reads from a variable reads its model from one, with a default.
+ */
+function checkServiceSettings(name: string, bot: BotFacts) {
+  const classOf = (callee: string) => {
+    const short = callee.replace(/\.Settings$/, "");
+    return bot.pipecat_modules.find((m) => m.endsWith(`.${short}`)) ?? short;
+  };
+  for (const { callee, keywords } of bot.constructions) {
+    const token = FACTS.session_token_parameters[classOf(callee)];
+    if (token && !callee.endsWith(".Settings")) {
+      assert.equal(keywords[token], "AWS_SESSION_TOKEN", `${name}: ${callee}'s ${token}`);
+    }
+  }
+  const constructed = new Set(bot.constructions.map((c) => c.callee.replace(/\.Settings$/, "")));
+  for (const service of FACTS.scaffold_models.filter((c) => constructed.has(c))) {
+    const model = bot.constructions
+      .filter((c) => c.callee.replace(/\.Settings$/, "") === service)
+      .map((c) => c.keywords.model).find((variable) => variable);
+    assert.ok(model, `${name}: ${service}'s model is not read from the environment`);
+    const defaults = bot.env[model].defaults;
+    assert.ok(defaults.some((d) => d), `${name}: ${model} has no default`);
+  }
 }
 
 /** The variables an AWS SDK reads from the environment by itself. */
@@ -280,8 +348,13 @@ function checkExtras(name: string, extras: string[], bot: BotFacts, evals: boole
  * out with its default when it has one; and the runner's own variables for the transports the bot
  * serves. Nothing else but variables that Pipecat or an AWS SDK reads by itself.
  */
-function checkEnv(name: string, source: string, bot: BotFacts, extras: string[]) {
-  const env = envExample(source);
+function checkEnv(
+  name: string,
+  files: Map<string, string>,
+  bot: BotFacts,
+  extras: string[],
+) {
+  const env = envExample(files.get("server/.env.example")!);
   const listed = new Set([...env.required, ...env.optional.keys()]);
   for (const [variable, read] of Object.entries(bot.env)) {
     if (read.required) {
@@ -294,11 +367,17 @@ function checkEnv(name: string, source: string, bot: BotFacts, extras: string[])
     assert.equal(env.optional.get(variable), shown, `${name}: the default of ${variable}`);
   }
   const runnerModules = ["pipecat.runner.run", "pipecat.runner.utils"];
-  if (servesDaily(bot)) runnerModules.push("pipecat.runner.daily");
+  if (servesDaily(bot)) {
+    runnerModules.push("pipecat.runner.daily");
+    for (const variable of FACTS.runner_env["pipecat.runner.daily"]) {
+      assert.ok(listed.has(variable), `${name}: the runner reads ${variable}`);
+    }
+  }
   const aws = extras.some((e) => FACTS.aws_sdk_extras.includes(e));
   const pipecatReads = new Set([
     ...runnerModules.flatMap((m) => FACTS.runner_env[m] ?? []),
     ...(aws ? AWS_SDK_ENV : []),
+    ...imageReads(files.get("server/Dockerfile")),
   ]);
   for (const variable of listed) {
     assert.ok(
@@ -306,6 +385,12 @@ function checkEnv(name: string, source: string, bot: BotFacts, extras: string[])
       `${name}: .env.example lists ${variable}, which nothing reads`,
     );
   }
+}
+
+/** The variables the image's command line expands (`${NAME}`, `$NAME`). */
+function imageReads(dockerfile: string | undefined): string[] {
+  const command = dockerfile?.match(/^CMD (.*)$/m)?.[1] ?? "";
+  return [...command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map(([, variable]) => variable);
 }
 
 /** Cloud deployment: the secret set is one name, valid, in every file that names it. */
@@ -391,7 +476,8 @@ function checkProject(
   }
   if (has("client/package.json")) JSON.parse(files.get("client/package.json")!);
 
-  checkEnv(name, files.get("server/.env.example")!, bot, extras);
+  checkEnv(name, files, bot, extras);
+  checkServiceSettings(name, bot);
 
   const gitignore = files.get(".gitignore")!.split("\n");
   for (const pattern of [".env", "!.env.example", "__pycache__/", ".venv/", "node_modules/"]) {
@@ -462,6 +548,12 @@ Deno.test("every configuration of the matrix generates a sound project", async (
     string,
     BotFacts
   >;
+  const sessions = await runPython(
+    root,
+    new URL("./bot_sessions.py", import.meta.url).pathname,
+    projects.map((p) => p.bot),
+  ) as Record<string, Record<string, SessionOutcome>>;
+  for (const { config, bot } of projects) checkSessions(config, sessions[bot]);
   const lint = projects.flatMap(({ config, byPath, bot }) =>
     checkProject(config, byPath, facts[bot])
   );
