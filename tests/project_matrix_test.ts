@@ -415,21 +415,23 @@ interface RuffOptions {
   [key: string]: unknown;
 }
 
+/** One ruff workspace for each set of options: making one is most of ruff's cost. */
+const ruffWorkspaces = new Map<string, Workspace>();
+
 /** ruff check and ruff format --check, with the options of the project's [tool.ruff]. */
 function ruffProblems(path: string, code: string, options: RuffOptions): string[] {
-  const workspace = new Workspace(options, PositionEncoding.Utf16);
-  try {
-    const problems = (workspace.check(code) as {
-      code: string;
-      message: string;
-      start_location: { row: number };
-    }[])
-      .map((d) => `${path}:${d.start_location.row}: ${d.code} ${d.message}`);
-    if (workspace.format(code) !== code) problems.push(`${path}: ruff format would change it`);
-    return problems;
-  } finally {
-    workspace.free();
+  const key = JSON.stringify(options);
+  if (!ruffWorkspaces.has(key)) {
+    ruffWorkspaces.set(key, new Workspace(options, PositionEncoding.Utf16));
   }
+  const workspace = ruffWorkspaces.get(key)!;
+  const problems = (workspace.check(code) as {
+    code: string;
+    message: string;
+    start_location: { row: number };
+  }[]).map((d) => `${path}:${d.start_location.row}: ${d.code} ${d.message}`);
+  if (workspace.format(code) !== code) problems.push(`${path}: ruff format would change it`);
+  return problems;
 }
 
 function checkProject(
