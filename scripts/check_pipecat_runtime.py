@@ -385,6 +385,77 @@ asyncio.run(asyncio.wait_for(call(sys.argv[1], float(sys.argv[2])), float(sys.ar
 """
 
 
+# bot.py's own start-token middleware on a Starlette app served by uvicorn on 127.0.0.1, with
+# Pipecat stood in (tests/bot_sessions.py's stand-ins) and FastAPI's names taken from Starlette,
+# which FastAPI's are: runs where Pipecat cannot load. Prints the status of each request as JSON.
+START_TOKEN_APP = r"""
+import asyncio, importlib.abc, importlib.machinery, json, os, sys, types, urllib.request, urllib.error
+sys.path.insert(0, sys.argv[2])
+from bot_sessions import Anything, LOGGER
+import starlette.applications, starlette.background, starlette.requests, starlette.responses
+import starlette.routing, uvicorn
+
+class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top == "fastapi" or top == "pipecat" or top == "loguru":
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+        if top in sys.stdlib_module_names or importlib.machinery.PathFinder.find_spec(top):
+            return None
+        return importlib.machinery.ModuleSpec(name, self, is_package=True)
+    def create_module(self, spec):
+        module = types.ModuleType(spec.name)
+        if spec.name == "loguru":
+            module.logger = LOGGER
+        elif spec.name.startswith("fastapi"):
+            for source in (starlette.requests, starlette.responses, starlette.background):
+                module.__dict__.update({k: v for k, v in vars(source).items() if not k.startswith("_")})
+        else:
+            module.__getattr__ = lambda name: Anything()
+        return module
+    def exec_module(self, module):
+        module.__path__ = []
+
+stand_ins = StandIns()
+sys.meta_path.insert(0, stand_ins)
+sys.path.insert(0, ".")
+import bot
+# Only bot.py's imports are stood in: uvicorn must not take a stand-in for an optional module.
+sys.meta_path.remove(stand_ins)
+
+async def started(request):
+    return starlette.responses.JSONResponse({"started": True})
+
+routes = [starlette.routing.Route(path, started, methods=["GET", "POST"]) for path in ["/", *bot.SESSION_ROUTES]]
+app = starlette.applications.Starlette(routes=routes)
+app.middleware("http")(bot.require_start_token)
+port = int(sys.argv[1])
+
+def request(path, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}{path}", b"{}", headers), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+async def main():
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, http="h11", log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.05)
+    results = {}
+    for route in sorted(bot.SESSION_ROUTES | {"/"}):
+        for token in (None, "wrong", "fake-token"):
+            results[f"POST {route} token={token}"] = await asyncio.to_thread(request, route, token)
+    server.should_exit = True
+    await task
+    print(json.dumps(results))
+
+asyncio.run(asyncio.wait_for(main(), 60))
+"""
+
+
 # ---------------------------------------------------------------------------------------------
 # The scenarios
 
@@ -500,6 +571,43 @@ class Runtime:
         except RuntimeError as error:
             report("FAILED", "pipecat eval run", str(error))
 
+    def start_token(self, name: str, server: Path):
+        """bot.py's middleware: with BOT_START_TOKEN set, a session route needs it; / stays open."""
+        tests = str(ROOT / "tests")
+        for token_set in (True, False):
+            env = {**self.env, "BOT_START_TOKEN": "fake-token"} if token_set else dict(self.env)
+            env.pop("BOT_START_TOKEN", None) if not token_set else None
+            result = run([self.python, "-c", START_TOKEN_APP, str(free_port()), tests],
+                         env=env, cwd=server, timeout=90)
+            label = f"start token of {name} ({'BOT_START_TOKEN set' if token_set else 'no BOT_START_TOKEN, from 127.0.0.1'})"
+            if result.returncode != 0:
+                report("COULD NOT RUN", label, last_error(result.stderr))
+                continue
+            statuses = json.loads(result.stdout.strip().splitlines()[-1])
+            wrong = []
+            for request, status in statuses.items():
+                route, token = request.split(" ")[1], request.split("token=")[1]
+                # "/" is the carrier's webhook: carriers send no token.
+                allowed = route == "/" or not token_set or token == "fake-token"
+                if (status == 200) != allowed:
+                    wrong.append(f"{request}: {status}")
+            report("FAILED" if wrong else "RAN", label,
+                   "; ".join(wrong) or f"{len(statuses)} requests as expected")
+
+    def production_guard(self, server: Path):
+        """The phone image's command stops, naming it, when BOT_PUBLIC_HOST is not set."""
+        found = re.search(r"^CMD (\[.*\])$", (server / "Dockerfile").read_text(), re.M)
+        command = json.loads(found.group(1)) if found else []
+        if "BOT_PUBLIC_HOST" not in " ".join(command):
+            report("FAILED", "production phone command without BOT_PUBLIC_HOST", f"CMD {command}")
+            return
+        env = {k: v for k, v in self.bot_env().items() if k != "BOT_PUBLIC_HOST"}
+        result = run(command, env=env, cwd=server, timeout=30)
+        said = (result.stdout + result.stderr).strip()
+        ok = result.returncode != 0 and "BOT_PUBLIC_HOST" in said
+        report("RAN" if ok else "FAILED", "production phone command without BOT_PUBLIC_HOST",
+               f"exit {result.returncode}: {said.splitlines()[-1] if said else ''}")
+
     def production(self, name: str, server: Path):
         dockerfile = (server / "Dockerfile").read_text()
         found = re.search(r"^CMD (\[.*\])$", dockerfile, re.M)
@@ -578,6 +686,10 @@ def main():
         runtime = Runtime(args.python, env, logs, fake)
         try:
             phone, web = bots.get("phone"), bots.get("web")
+            if phone:
+                runtime.production_guard(phone)
+            for name, server in bots.items():
+                runtime.start_token(name, server)
             phone_ok = bool(phone) and runtime.imports("phone", phone)
             web_ok = bool(web) and runtime.imports("web", web)
             for ok, scenarios in [

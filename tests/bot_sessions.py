@@ -250,4 +250,5 @@ def main():
     print(json.dumps(results))
 
 
-main()
+if __name__ == "__main__":
+    main()
