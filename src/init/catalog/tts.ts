@@ -429,7 +429,7 @@ export const TTS_SERVICES: readonly Service[] = [
   },
   {
     id: "xtts_tts",
-    label: "XTTS (Coqui)",
+    label: "XTTS (Coqui, deprecated)",
     kind: "tts",
     extras: [],
     env: ["XTTS_BASE_URL"],
@@ -440,6 +440,8 @@ export const TTS_SERVICES: readonly Service[] = [
     settings=XTTSService.Settings(voice="Claribel Dervla"),
 )`,
     needsHttpSession: true,
-    note: "Self-hosted Coqui XTTS streaming server, no API key.",
+    // `XTTSService` carries Pipecat's @deprecated at v1.7.0: no replacement.
+    deprecated: "deprecated since Pipecat 1.7.0 and removed in 2.0, with no replacement",
+    note: "Self-hosted Coqui XTTS streaming server, no API key. Deprecated in Pipecat 1.7.0.",
   },
 ];
