@@ -172,6 +172,25 @@ Deno.test("validation: video, client and video input/output are for web bots onl
   ]);
 });
 
+Deno.test("validation: --video-input is for realtime bots; a cascade LLM never sees the camera", async () => {
+  await assertInvalid(["-t", "lightweb", ...CASCADE, "--video-input"], [
+    "--video-input (video_input): only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
+  ]);
+  await using realtime = await initIn([
+    "bot",
+    "-t",
+    "lightweb",
+    "-m",
+    "realtime",
+    "--realtime",
+    "gemini_live_realtime",
+    "--video-input",
+    "--dry-run",
+  ]);
+  assert.equal(realtime.code, 0, realtime.stderr);
+  assert.equal(JSON.parse(realtime.stdout).video_input, true);
+});
+
 Deno.test("validation: --client-server only with uilib; --enable-denoise needs cloud deployment", async () => {
   await assertInvalid([
     "-t",
