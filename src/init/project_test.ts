@@ -79,7 +79,7 @@ Deno.test(".env.example: optional variables stay commented out at their default"
   );
   assert.deepEqual(groups, [
     { title: "Deepgram (stt)", lines: ["DEEPGRAM_API_KEY="] },
-    { title: "OpenAI (llm)", lines: ["OPENAI_API_KEY="] },
+    { title: "OpenAI (llm)", lines: ["OPENAI_API_KEY=", "# OPENAI_MODEL=gpt-4.1"] },
     {
       title: "Cartesia (tts)",
       lines: ["CARTESIA_API_KEY=", "# CARTESIA_VOICE_ID=71a7ad14-091c-4e8e-a314-022ece01c121"],
