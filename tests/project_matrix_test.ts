@@ -83,6 +83,7 @@ function matrix(): ScaffoldInput[] {
   const cascadeCount = Math.max(stt.length, llm.length, tts.length);
   const inputs: ScaffoldInput[] = [];
   let web = 0;
+  let realtimeWeb = 0;
   for (let i = 0; i < cascadeCount + realtime.length; i++) {
     const set = TRANSPORT_SETS[i % TRANSPORT_SETS.length];
     const on = (k: number) => (((i >> (k % 4)) + k) & 1) === 1;
@@ -106,7 +107,8 @@ function matrix(): ScaffoldInput[] {
       const avatar = [...video, null][web % (video.length + 1)];
       if (avatar) input.video_service = avatar;
       else input.video_output = on(6);
-      input.video_input = on(7);
+      // A cascade bot's LLM never sees the camera: only a speech-to-speech one takes video in.
+      input.video_input = input.mode === "realtime" && realtimeWeb++ % 2 === 0;
       web++;
     }
     inputs.push(input);
@@ -194,7 +196,8 @@ function checkSessions(config: ScaffoldConfig, sessions: Record<string, SessionO
 /**
  * Services get from the environment what Pipecat lets them take: an AWS service whose class takes
  * a session token reads AWS_SESSION_TOKEN (temporary credentials), and a service whose model
- * Pipecat's own scaffold reads from a variable reads its model from one, with a default.
+ * Pipecat's own scaffold reads from a variable reads its model from one, with a default unless
+ * the bot cannot run without it.
  */
 function checkServiceSettings(name: string, bot: BotFacts) {
   const classOf = (callee: string) => {
@@ -213,8 +216,9 @@ function checkServiceSettings(name: string, bot: BotFacts) {
       .filter((c) => c.callee.replace(/\.Settings$/, "") === service)
       .map((c) => c.keywords.model).find((variable) => variable);
     assert.ok(model, `${name}: ${service}'s model is not read from the environment`);
-    const defaults = bot.env[model].defaults;
-    assert.ok(defaults.some((d) => d), `${name}: ${model} has no default`);
+    // Optional with a default, or required where there is none (an Azure deployment's name).
+    const { required, defaults } = bot.env[model];
+    assert.ok(required || defaults.some((d) => d), `${name}: ${model} has no default`);
   }
 }
 
