@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
-import { SERVICES } from "../src/init/catalog.ts";
+import { serviceIds, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
 import { planProject, servicesOf } from "../src/init/project.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
@@ -219,6 +219,32 @@ function checkServiceSettings(name: string, bot: BotFacts) {
     // Optional with a default, or required where there is none (an Azure deployment's name).
     const { required, defaults } = bot.env[model];
     assert.ok(required || defaults.some((d) => d), `${name}: ${model} has no default`);
+  }
+}
+
+/**
+ * A bot uses a class Pipecat deprecates at the pinned release only through a service whose label
+ * says it is deprecated and that `--list-options` lists after the others of its kind; and such a
+ * label is on no service whose class Pipecat keeps.
+ */
+function checkDeprecation(config: ScaffoldConfig, bot: BotFacts) {
+  const name = config.project_name;
+  const used = bot.pipecat_modules.filter((m) => FACTS.deprecated.includes(m));
+  const marked = servicesOf(config).filter((s) => /\bdeprecated\b/i.test(s.label));
+  assert.equal(
+    marked.length > 0,
+    used.length > 0,
+    `${name}: deprecated classes ${used.join(", ") || "none"}, services marked deprecated ${
+      marked.map((s) => s.id).join(", ") || "none"
+    }`,
+  );
+  for (const service of marked) {
+    const order = serviceIds(service.kind);
+    const after = order.slice(order.indexOf(service.id));
+    const labels = new Map(SERVICES.map((s) => [s.id, s.label]));
+    for (const id of after) {
+      assert.match(labels.get(id)!, /\bdeprecated\b/i, `${id} is listed after ${service.id}`);
+    }
   }
 }
 
@@ -484,6 +510,7 @@ function checkProject(
 
   checkEnv(name, files, bot, extras);
   checkServiceSettings(name, bot);
+  checkDeprecation(config, bot);
 
   const gitignore = files.get(".gitignore")!.split("\n");
   for (const pattern of [".env", "!.env.example", "__pycache__/", ".venv/", "node_modules/"]) {
