@@ -266,6 +266,8 @@ export function projectView(config: ScaffoldConfig) {
 const PYTHON_NAMES: Readonly<Record<string, string>> = {
   // The standard library.
   asyncio: "asyncio",
+  base64: "base64",
+  hashlib: "hashlib",
   hmac: "hmac",
   os: "os",
   re: "re",
@@ -315,9 +317,21 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** Modules that are imported whole (`import x`) rather than from (`from x import y`). */
-const WHOLE_MODULES = new Set(["asyncio", "hmac", "os", "re", "uuid", "wave", "aiohttp"]);
+const WHOLE_MODULES = new Set([
+  "asyncio",
+  "base64",
+  "hashlib",
+  "hmac",
+  "os",
+  "re",
+  "uuid",
+  "wave",
+  "aiohttp",
+]);
 const STANDARD_LIBRARY = new Set([
   "asyncio",
+  "base64",
+  "hashlib",
   "datetime",
   "hmac",
   "os",
