@@ -121,6 +121,17 @@ function carrierName(transport: Transport): string {
   return transport.runner.charAt(0).toUpperCase() + transport.runner.slice(1);
 }
 
+/**
+ * A Python string literal as ruff formats it after `prefix` characters: on the line, alone in
+ * parentheses on the next, or split in two there.
+ */
+function pythonString(text: string, prefix: number): string {
+  if (prefix + text.length + 2 <= LINE_LENGTH) return `"${text}"`;
+  if (4 + text.length + 2 <= LINE_LENGTH) return `(\n    "${text}"\n)`;
+  const cut = text.lastIndexOf(" ", LINE_LENGTH - 8);
+  return `(\n    "${text.slice(0, cut + 1)}"\n    "${text.slice(cut + 1)}"\n)`;
+}
+
 function sentence(items: string[]): string {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
@@ -154,6 +165,7 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
   ];
   return {
     sessions_text: sentence(sessions),
+    sessions_python: pythonString(sentence(sessions), "SESSIONS = ".length),
     web_session_types: types.length > 1 ? types.join(", ") : types.length ? `${types[0]},` : "",
     session_routes_python: `{${routes.map((r) => `"${r}"`).join(", ")}}`,
     session_routes_text: sentence(routes.map((r) => `\`${r}\``)),
@@ -254,6 +266,8 @@ export function projectView(config: ScaffoldConfig) {
 const PYTHON_NAMES: Readonly<Record<string, string>> = {
   // The standard library.
   asyncio: "asyncio",
+  base64: "base64",
+  hashlib: "hashlib",
   hmac: "hmac",
   os: "os",
   re: "re",
@@ -303,9 +317,21 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** Modules that are imported whole (`import x`) rather than from (`from x import y`). */
-const WHOLE_MODULES = new Set(["asyncio", "hmac", "os", "re", "uuid", "wave", "aiohttp"]);
+const WHOLE_MODULES = new Set([
+  "asyncio",
+  "base64",
+  "hashlib",
+  "hmac",
+  "os",
+  "re",
+  "uuid",
+  "wave",
+  "aiohttp",
+]);
 const STANDARD_LIBRARY = new Set([
   "asyncio",
+  "base64",
+  "hashlib",
   "datetime",
   "hmac",
   "os",
@@ -449,7 +475,8 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   const phone = [...runners].some((r) => CARRIERS.has(r));
   add(
     "Who may start a session: without a token, only this machine (the image needs one)",
-    ["BOT_START_TOKEN", ...(phone ? ["BOT_PUBLIC_HOST"] : [])],
+    // The image's command reads BOT_PUBLIC_HOST, for the carrier's webhook.
+    ["BOT_START_TOKEN", ...(phone && config.deploy_to_cloud ? ["BOT_PUBLIC_HOST"] : [])],
     true,
   );
   // Variables Pipecat's runner reads itself, all optional.

@@ -359,9 +359,14 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Whisper (local)",
     kind: "stt",
     extras: ["whisper"],
-    env: [],
+    env: ["WHISPER_MODEL"],
     imports: ["from pipecat.services.whisper.stt import WhisperSTTService"],
-    construct: `WhisperSTTService()`,
+    // Not OPENAI_MODEL, which Pipecat's scaffold reads here: that is the LLM's model.
+    construct: `WhisperSTTService(
+    settings=WhisperSTTService.Settings(
+        model=os.getenv("WHISPER_MODEL", "Systran/faster-distil-whisper-medium.en"),
+    ),
+)`,
     note: "Self-hosted, runs locally (faster-whisper); English model by default.",
   },
   {
