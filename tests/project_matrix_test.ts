@@ -593,3 +593,13 @@ Deno.test("every configuration of the matrix generates a sound project", async (
   assert.deepEqual(lint, [], "ruff");
   if (!Deno.env.get("VOICEBOT_MATRIX_DIR")) await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("a cascade web bot may not take the camera in: its LLM would never see it", () => {
+  for (const input of matrix().filter((i) => i.mode === "cascade" && i.client_framework)) {
+    const { problems } = resolveConfig({ ...input, video_input: true }, "unused");
+    assert.ok(
+      problems.some((p) => p.key === "video_input"),
+      `${input.project_name}: ${JSON.stringify(problems)}`,
+    );
+  }
+});
