@@ -539,7 +539,7 @@ def generate(directory: Path) -> list[Path]:
             ]
             if video:
                 config["video_service"] = video
-            config["video_input"] = i % 4 == 0
+            config["video_input"] = i % 4 == 0 and not cascade  # a cascade LLM sees no camera
         configs.append(config)
     projects = []
     for i, config in enumerate(configs):

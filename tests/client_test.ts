@@ -34,6 +34,15 @@ const TRANSPORT_PACKAGES: Readonly<Record<string, string>> = {
   daily: "@pipecat-ai/daily-transport",
 };
 
+/** A realtime bot, over the cascade defaults that `configOf` starts from. */
+const REALTIME: ScaffoldInput = {
+  mode: "realtime",
+  realtime_service: "gemini_live_realtime",
+  stt_service: undefined,
+  llm_service: undefined,
+  tts_service: undefined,
+};
+
 /** The runner's start route: where `START_PATH` lands once the dev server strips `/api`. */
 const RUNNER_START = "/start";
 
@@ -193,7 +202,15 @@ for (const client of CLIENTS) {
   Deno.test(`${label} client shows the bot's video and the user's camera as the bot has them`, () => {
     for (const video_output of [false, true]) {
       for (const video_input of [false, true]) {
-        const files = project({ transports: ["lightweb"], ...client, video_output, video_input });
+        // The user's camera is for a realtime model: a cascade pipeline refuses it.
+        const mode: ScaffoldInput = video_input ? REALTIME : {};
+        const files = project({
+          transports: ["lightweb"],
+          ...client,
+          ...mode,
+          video_output,
+          video_input,
+        });
         if (client.client_framework === "vanilla") {
           const html = read(files, "client/index.html");
           assert.equal(html.includes('id="bot-video"'), video_output);
@@ -241,7 +258,7 @@ Deno.test("the README covers each transport's setup, the secret set and the docs
     ],
     [
       { transports: ["hosted_pstn"], daily_pstn_mode: "dial-out" },
-      [/"enable_dialout": true/, /"phoneNumber"/],
+      [/localhost:7860\/dialout/, /"phoneNumber": "\+15551234567"/, /DIALOUT_ATTEMPTS/],
     ],
     [
       { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-in" },
@@ -249,7 +266,7 @@ Deno.test("the README covers each transport's setup, the secret set and the docs
     ],
     [
       { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-out" },
-      [/\{\{#e164\}\}\{\{To\}\}\{\{\/e164\}\}/, /"sipUri"/],
+      [/\{\{#e164\}\}\{\{To\}\}\{\{\/e164\}\}/, /localhost:7860\/dialout/, /"sipUri"/],
     ],
   ];
   for (const [input, patterns] of cases) {

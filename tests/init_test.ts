@@ -87,6 +87,8 @@ Deno.test("--list-options prints the catalog in the shape of SPEC 4.2.5", async 
   ) {
     assert.ok(Object.values(options).flat().includes(id), id);
   }
+  // XTTSService is deprecated since Pipecat 1.7.0: its entry comes after every current one.
+  assert.equal(options.tts.at(-1), "xtts_tts");
 });
 
 Deno.test("validation: name, transport and mode are required, reported together", async () => {
@@ -168,6 +170,25 @@ Deno.test("validation: video, client and video input/output are for web bots onl
     "--video-input (video_input): for web bots only",
     "--video-output (video_output): for web bots only",
   ]);
+});
+
+Deno.test("validation: --video-input is for realtime bots; a cascade LLM never sees the camera", async () => {
+  await assertInvalid(["-t", "lightweb", ...CASCADE, "--video-input"], [
+    "--video-input (video_input): only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
+  ]);
+  await using realtime = await initIn([
+    "bot",
+    "-t",
+    "lightweb",
+    "-m",
+    "realtime",
+    "--realtime",
+    "gemini_live_realtime",
+    "--video-input",
+    "--dry-run",
+  ]);
+  assert.equal(realtime.code, 0, realtime.stderr);
+  assert.equal(JSON.parse(realtime.stdout).video_input, true);
 });
 
 Deno.test("validation: --client-server only with uilib; --enable-denoise needs cloud deployment", async () => {

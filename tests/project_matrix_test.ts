@@ -1,31 +1,26 @@
 /**
  * Generates a matrix of projects that covers every transport (PSTN and SIP in both directions),
  * both modes, every client option, each feature flag on and off and every service of the catalog,
- * and checks each project: its Python compiles with no unused import or undefined name, its TOML
- * and JSON parse, its eval scenarios are YAML, its extras are the ones it needs, and the variables
- * its code reads are exactly the ones `.env.example` lists.
+ * and checks each project: its Python compiles with no unused import or undefined name and passes
+ * the ruff rules its pyproject.toml configures (ruff's own WebAssembly build, the version the dev
+ * group allows), its TOML and JSON parse, its eval scenarios are YAML.
+ *
+ * What a project should contain is not taken from the generator (its catalog, its functions):
+ * - the extras, from what Pipecat's modules that bot.py imports need at the pinned release
+ *   (tests/data/pipecat_facts.json, which scripts/pipecat_facts.py derives from Pipecat's source);
+ * - the environment, from Python's own parser reading bot.py (tests/bot_facts.py): `.env.example`
+ *   lists exactly what the code reads, and what Pipecat's runner reads for the bot's transports;
+ * - the secret set, from the other files that name it.
  *
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
 import assert from "node:assert/strict";
+import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
-import { findTransport, SERVICES } from "../src/init/catalog.ts";
+import { serviceIds, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { envReads, planProject, secretSetName, servicesOf } from "../src/init/project.ts";
+import { planProject, servicesOf } from "../src/init/project.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
-
-/** Variables that Pipecat reads itself, so `.env.example` lists them though bot.py does not. */
-const PIPECAT_READS: Readonly<Record<string, (config: ScaffoldConfig) => boolean>> = {
-  // The development runner creates Daily rooms (and answers Daily's dial-in webhook) with it.
-  DAILY_API_KEY: (config) => config.transports.some((t) => findTransport(t)!.runner === "daily"),
-  // The SageMaker clients take their credentials from the environment.
-  AWS_ACCESS_KEY_ID: usesSageMaker,
-  AWS_SECRET_ACCESS_KEY: usesSageMaker,
-};
-
-function usesSageMaker(config: ScaffoldConfig): boolean {
-  return servicesOf(config).some((service) => service.extras.includes("sagemaker"));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The matrix
@@ -88,6 +83,7 @@ function matrix(): ScaffoldInput[] {
   const cascadeCount = Math.max(stt.length, llm.length, tts.length);
   const inputs: ScaffoldInput[] = [];
   let web = 0;
+  let realtimeWeb = 0;
   for (let i = 0; i < cascadeCount + realtime.length; i++) {
     const set = TRANSPORT_SETS[i % TRANSPORT_SETS.length];
     const on = (k: number) => (((i >> (k % 4)) + k) & 1) === 1;
@@ -111,7 +107,8 @@ function matrix(): ScaffoldInput[] {
       const avatar = [...video, null][web % (video.length + 1)];
       if (avatar) input.video_service = avatar;
       else input.video_output = on(6);
-      input.video_input = on(7);
+      // A cascade bot's LLM never sees the camera: only a speech-to-speech one takes video in.
+      input.video_input = input.mode === "realtime" && realtimeWeb++ % 2 === 0;
       web++;
     }
     inputs.push(input);
@@ -126,6 +123,139 @@ function configs(): ScaffoldConfig[] {
     return config!;
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Facts from outside the generator
+
+/** Derived from Pipecat's source at the pinned release by scripts/pipecat_facts.py. */
+interface PipecatFacts {
+  tag: string;
+  requires_python: string;
+  extras: string[];
+  python312_extras: string[];
+  aws_sdk_extras: string[];
+  runner_transports: Record<string, string[]>;
+  runner_env: Record<string, string[]>;
+  needs: Record<string, string[][]>;
+  optional: Record<string, string[]>;
+  deprecated: string[];
+  session_token_parameters: Record<string, string>;
+  scaffold_models: string[];
+}
+
+const FACTS: PipecatFacts = JSON.parse(
+  await Deno.readTextFile(new URL("./data/pipecat_facts.json", import.meta.url)),
+);
+
+/** What tests/bot_facts.py reads in a bot.py with Python's own parser. */
+interface BotFacts {
+  pipecat_modules: string[];
+  env: Record<string, { required: boolean; defaults: (string | null)[] }>;
+  transports: string[];
+  session_types: string[];
+  constructions: { callee: string; keywords: Record<string, string | null> }[];
+}
+
+/** How tests/bot_sessions.py saw a session of one type end. */
+interface SessionOutcome {
+  outcome: "accepted" | "refused" | "crashed";
+  message?: string;
+}
+
+/**
+ * The sessions each transport's calls and visitors come in, as tests/bot_sessions.py names them:
+ * Pipecat's runner argument class (runner/types.py), and for a carrier's media stream on /ws the
+ * carrier the runner's parse finds in it.
+ */
+const SESSION_OF_TRANSPORT: Readonly<Record<string, string>> = {
+  hosted: "DailyRunnerArguments",
+  hosted_pstn: "DailyRunnerArguments",
+  carrier1_hosted_sip: "DailyRunnerArguments",
+  lightweb: "SmallWebRTCRunnerArguments",
+  carrier1: "WebSocketRunnerArguments:twilio",
+  carrier2: "WebSocketRunnerArguments:telnyx",
+  carrier3: "WebSocketRunnerArguments:plivo",
+  carrier4: "WebSocketRunnerArguments:exotel",
+};
+
+/**
+ * Each bot accepts the sessions of its transports, and refuses every other kind the runner makes
+ * with a message of its own: no crash on a missing attribute, and no "Missing transport params".
+ */
+function checkSessions(config: ScaffoldConfig, sessions: Record<string, SessionOutcome>) {
+  const served = new Set(
+    config.transports.map((t) => SESSION_OF_TRANSPORT[t.replace(/_dial(in|out)$/, "")]),
+  );
+  if (config.eval) served.add("EvalRunnerArguments");
+  for (const [type, { outcome, message }] of Object.entries(sessions)) {
+    const expected = served.has(type) ? "accepted" : "refused";
+    assert.equal(outcome, expected, `${config.project_name}: a ${type} session: ${message}`);
+  }
+}
+
+/**
+ * Services get from the environment what Pipecat lets them take: an AWS service whose class takes
+ * a session token reads AWS_SESSION_TOKEN (temporary credentials), and a service whose model
+ * Pipecat's own scaffold reads from a variable reads its model from one, with a default unless
+ * the bot cannot run without it.
+ */
+function checkServiceSettings(name: string, bot: BotFacts) {
+  const classOf = (callee: string) => {
+    const short = callee.replace(/\.Settings$/, "");
+    return bot.pipecat_modules.find((m) => m.endsWith(`.${short}`)) ?? short;
+  };
+  for (const { callee, keywords } of bot.constructions) {
+    const token = FACTS.session_token_parameters[classOf(callee)];
+    if (token && !callee.endsWith(".Settings")) {
+      assert.equal(keywords[token], "AWS_SESSION_TOKEN", `${name}: ${callee}'s ${token}`);
+    }
+  }
+  const constructed = new Set(bot.constructions.map((c) => c.callee.replace(/\.Settings$/, "")));
+  for (const service of FACTS.scaffold_models.filter((c) => constructed.has(c))) {
+    const model = bot.constructions
+      .filter((c) => c.callee.replace(/\.Settings$/, "") === service)
+      .map((c) => c.keywords.model).find((variable) => variable);
+    assert.ok(model, `${name}: ${service}'s model is not read from the environment`);
+    // Optional with a default, or required where there is none (an Azure deployment's name).
+    const { required, defaults } = bot.env[model];
+    assert.ok(required || defaults.some((d) => d), `${name}: ${model} has no default`);
+  }
+}
+
+/**
+ * A bot uses a class Pipecat deprecates at the pinned release only through a service whose label
+ * says it is deprecated and that `--list-options` lists after the others of its kind; and such a
+ * label is on no service whose class Pipecat keeps.
+ */
+function checkDeprecation(config: ScaffoldConfig, bot: BotFacts) {
+  const name = config.project_name;
+  const used = bot.pipecat_modules.filter((m) => FACTS.deprecated.includes(m));
+  const marked = servicesOf(config).filter((s) => /\bdeprecated\b/i.test(s.label));
+  assert.equal(
+    marked.length > 0,
+    used.length > 0,
+    `${name}: deprecated classes ${used.join(", ") || "none"}, services marked deprecated ${
+      marked.map((s) => s.id).join(", ") || "none"
+    }`,
+  );
+  for (const service of marked) {
+    const order = serviceIds(service.kind);
+    const after = order.slice(order.indexOf(service.id));
+    const labels = new Map(SERVICES.map((s) => [s.id, s.label]));
+    for (const id of after) {
+      assert.match(labels.get(id)!, /\bdeprecated\b/i, `${id} is listed after ${service.id}`);
+    }
+  }
+}
+
+/** The variables an AWS SDK reads from the environment by itself. */
+const AWS_SDK_ENV = [
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+];
 
 // ---------------------------------------------------------------------------------------------
 // The checks
@@ -171,15 +301,15 @@ for path in json.load(open(sys.argv[1])):
 print(json.dumps(problems))
 `;
 
-async function runPythonChecks(dir: string, paths: string[]): Promise<string[]> {
+/** Runs a Python script on a list of paths (given as a JSON file) and parses its JSON output. */
+async function runPython(dir: string, script: string, paths: string[]): Promise<unknown> {
   const list = `${dir}/files.json`;
-  const script = `${dir}/checks.py`;
   await Deno.writeTextFile(list, JSON.stringify(paths));
-  await Deno.writeTextFile(script, PYTHON_CHECKS);
   const output = await new Deno.Command("python3", {
     args: [script, list],
     stdin: "null",
     env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONPYCACHEPREFIX: `${dir}/.pycache` },
+    signal: AbortSignal.timeout(120_000),
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, `python3 failed: ${stderr}`);
@@ -214,47 +344,160 @@ function envExample(source: string) {
   return { required, optional };
 }
 
-function expectedExtras(config: ScaffoldConfig): string[] {
-  const extras = new Set(["runner"]);
-  if (config.mode === "cascade") extras.add("silero");
-  for (const id of config.transports) findTransport(id)!.extras.forEach((e) => extras.add(e));
-  for (const service of servicesOf(config)) service.extras.forEach((e) => extras.add(e));
-  if (config.enable_observability) extras.add("tracing");
-  if (config.eval) extras.add("evals");
-  return [...extras].sort();
+/** Whether the bot serves Daily sessions: the runner then makes rooms (runner/daily.py). */
+function servesDaily(bot: BotFacts): boolean {
+  return bot.transports.includes("daily") || bot.session_types.includes("DailyRunnerArguments");
 }
 
-function checkProject(config: ScaffoldConfig, files: Map<string, string>) {
+/**
+ * The extras: every need of the Pipecat modules bot.py imports and of the runner transports it
+ * builds is met, and every extra is one that something needs or may use.
+ */
+function checkExtras(name: string, extras: string[], bot: BotFacts, evals: boolean) {
+  const needs: string[][] = [];
+  const allowed = new Set<string>();
+  for (const module of bot.pipecat_modules) {
+    needs.push(...FACTS.needs[module] ?? []);
+    for (const extra of FACTS.optional[module] ?? []) allowed.add(extra);
+  }
+  for (const transport of bot.transports) needs.push(FACTS.runner_transports[transport] ?? []);
+  // `pipecat eval run` and its local speech models come with the evals extra (Pipecat's scaffold).
+  if (evals) needs.push(["evals"]);
+  for (const need of needs.filter((n) => n.length > 0)) {
+    assert.ok(need.some((e) => extras.includes(e)), `${name}: needs one of ${need.join(", ")}`);
+    for (const extra of need) allowed.add(extra);
+  }
+  for (const extra of extras) {
+    assert.ok(FACTS.extras.includes(extra), `${name}: Pipecat has no extra ${extra}`);
+    assert.ok(allowed.has(extra), `${name}: extra ${extra}, which nothing needs`);
+  }
+}
+
+/**
+ * `.env.example`: every variable bot.py reads, to fill in when it cannot run without it, commented
+ * out with its default when it has one; and the runner's own variables for the transports the bot
+ * serves. Nothing else but variables that Pipecat or an AWS SDK reads by itself.
+ */
+function checkEnv(
+  name: string,
+  files: Map<string, string>,
+  bot: BotFacts,
+  extras: string[],
+) {
+  const env = envExample(files.get("server/.env.example")!);
+  const listed = new Set([...env.required, ...env.optional.keys()]);
+  for (const [variable, read] of Object.entries(bot.env)) {
+    if (read.required) {
+      assert.ok(env.required.has(variable), `${name}: ${variable} is needed: ${variable}=`);
+      continue;
+    }
+    assert.ok(env.optional.has(variable), `${name}: ${variable} is optional: # ${variable}=`);
+    const [fallback] = read.defaults;
+    const shown = read.defaults.length === 1 && fallback !== null ? fallback : "";
+    assert.equal(env.optional.get(variable), shown, `${name}: the default of ${variable}`);
+  }
+  const runnerModules = ["pipecat.runner.run", "pipecat.runner.utils"];
+  if (servesDaily(bot)) {
+    runnerModules.push("pipecat.runner.daily");
+    for (const variable of FACTS.runner_env["pipecat.runner.daily"]) {
+      assert.ok(listed.has(variable), `${name}: the runner reads ${variable}`);
+    }
+  }
+  const aws = extras.some((e) => FACTS.aws_sdk_extras.includes(e));
+  const pipecatReads = new Set([
+    ...runnerModules.flatMap((m) => FACTS.runner_env[m] ?? []),
+    ...(aws ? AWS_SDK_ENV : []),
+    ...imageReads(files.get("server/Dockerfile")),
+  ]);
+  for (const variable of listed) {
+    assert.ok(
+      variable in bot.env || pipecatReads.has(variable),
+      `${name}: .env.example lists ${variable}, which nothing reads`,
+    );
+  }
+}
+
+/** The variables the image's command line expands (`${NAME}`, `$NAME`). */
+function imageReads(dockerfile: string | undefined): string[] {
+  const command = dockerfile?.match(/^CMD (.*)$/m)?.[1] ?? "";
+  return [...command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map(([, variable]) => variable);
+}
+
+/** Cloud deployment: the secret set is one name, valid, in every file that names it. */
+function checkDeployment(name: string, files: Map<string, string>) {
+  const deploy = parseToml(files.get("server/cloud-deploy.toml")!);
+  assert.equal(deploy.agent_name, name);
+  const secretSet = String(deploy.secret_set);
+  assert.match(secretSet, /^[A-Za-z0-9-]+$/, `${name}: secret set name`);
+  assert.ok(secretSet.includes(name), `${name}: the secret set ${secretSet} is not the project's`);
+  const command = `voicebot cloud secrets set ${secretSet} --file server/.env`;
+  assert.ok(files.get("server/.env.example")!.includes(command), `${name}: .env.example`);
+  assert.ok(files.get("README.md")!.includes(secretSet), `${name}: README.md`);
+  assert.equal(typeof deploy.image, "string");
+  assert.equal(deploy.region, "us-west");
+  assert.match(files.get("server/Dockerfile")!, /^FROM python:3\.1[2-9]-slim$/m);
+}
+
+/** The rules `ruff check` selects when a project selects none. */
+const RUFF_DEFAULT_RULES = ["E4", "E7", "E9", "F"];
+
+interface RuffOptions {
+  [key: string]: unknown;
+}
+
+/** One ruff workspace for each set of options: making one is most of ruff's cost. */
+const ruffWorkspaces = new Map<string, Workspace>();
+
+/** ruff check and ruff format --check, with the options of the project's [tool.ruff]. */
+function ruffProblems(path: string, code: string, options: RuffOptions): string[] {
+  const key = JSON.stringify(options);
+  if (!ruffWorkspaces.has(key)) {
+    ruffWorkspaces.set(key, new Workspace(options, PositionEncoding.Utf16));
+  }
+  const workspace = ruffWorkspaces.get(key)!;
+  const problems = (workspace.check(code) as {
+    code: string;
+    message: string;
+    start_location: { row: number };
+  }[]).map((d) => `${path}:${d.start_location.row}: ${d.code} ${d.message}`);
+  if (workspace.format(code) !== code) problems.push(`${path}: ruff format would change it`);
+  return problems;
+}
+
+function checkProject(
+  config: ScaffoldConfig,
+  files: Map<string, string>,
+  bot: BotFacts,
+): string[] {
   const name = config.project_name;
   const has = (path: string) => files.has(path);
 
-  // pyproject.toml: Python, and pipecat-ai with exactly the extras the project needs.
+  // pyproject.toml: pipecat-ai with the extras bot.py needs, and the Python they install on.
   const pyproject = parseToml(files.get("server/pyproject.toml")!) as {
     project: { name: string; "requires-python": string; dependencies: string[] };
+    tool?: { ruff?: RuffOptions };
   };
   assert.equal(pyproject.project.name, name);
   const [pipecat] = pyproject.project.dependencies;
-  const [, extras, range] = pipecat.match(/^pipecat-ai\[([a-z0-9,-]+)\](.+)$/)!;
-  assert.deepEqual(extras.split(","), expectedExtras(config), `${name}: extras`);
-  assert.equal(range, ">=1.7.0,<1.8");
-  const needs312 = ["aws-nova-sonic", "sagemaker"].some((e) => extras.split(",").includes(e));
-  assert.equal(pyproject.project["requires-python"], needs312 ? ">=3.12" : ">=3.11");
+  const [, list, range] = pipecat.match(/^pipecat-ai\[([a-z0-9,-]+)\](.+)$/)!;
+  const extras = list.split(",");
+  assert.deepEqual(extras, [...extras].sort(), `${name}: extras in order`);
+  const evals = [...files.keys()].filter((p) => p.startsWith("server/evals/")).sort();
+  checkExtras(name, extras, bot, evals.length > 0);
+  assert.equal(range, `>=${FACTS.tag.slice(1)},<1.8`);
+  const needs312 = extras.some((e) => FACTS.python312_extras.includes(e));
+  assert.equal(pyproject.project["requires-python"], needs312 ? ">=3.12" : FACTS.requires_python);
 
   // Cloud deployment files, only with cloud deployment.
   assert.equal(has("server/Dockerfile"), config.deploy_to_cloud, `${name}: Dockerfile`);
   assert.equal(has("server/cloud-deploy.toml"), config.deploy_to_cloud);
   if (config.deploy_to_cloud) {
+    checkDeployment(name, files);
     const deploy = parseToml(files.get("server/cloud-deploy.toml")!);
-    assert.equal(deploy.agent_name, name);
-    assert.equal(deploy.secret_set, secretSetName(name));
-    assert.equal(typeof deploy.image, "string");
-    assert.equal(deploy.region, "us-west");
     assert.equal(deploy.enable_krisp, config.enable_denoise);
-    assert.match(files.get("server/Dockerfile")!, /^FROM python:3\.1[2-9]-slim$/m);
   }
 
   // Eval scenarios, only with --eval; a speech-to-speech bot has no text scenario.
-  const evals = [...files.keys()].filter((p) => p.startsWith("server/evals/")).sort();
   const scenarios = config.mode === "cascade" ? ["text", "voice"] : ["voice"];
   assert.deepEqual(evals, config.eval ? scenarios.map((s) => `server/evals/${s}.yaml`) : []);
 
@@ -265,33 +508,25 @@ function checkProject(config: ScaffoldConfig, files: Map<string, string>) {
   }
   if (has("client/package.json")) JSON.parse(files.get("client/package.json")!);
 
-  // The environment: what the code reads, exactly.
-  const code = [...files].filter(([p]) => p.endsWith(".py")).map(([, c]) => c).join("\n");
-  const reads = envReads(code);
-  const env = envExample(files.get("server/.env.example")!);
-  const requiredReads = [...reads].filter(([, r]) => r.required).map(([n]) => n);
-  const pipecatReads = Object.keys(PIPECAT_READS).filter((n) => PIPECAT_READS[n](config));
-  assert.deepEqual(
-    [...env.required].sort(),
-    [...new Set([...requiredReads, ...pipecatReads])].sort(),
-    `${name}: the variables to fill in`,
-  );
-  const optionalReads = [...reads].filter(([, r]) => !r.required);
-  assert.deepEqual(
-    [...env.optional.keys()].sort(),
-    optionalReads.map(([n]) => n).sort(),
-    `${name}: the optional variables`,
-  );
-  for (const [variable, read] of optionalReads) {
-    const [fallback] = read.defaults;
-    const shown = read.defaults.size === 1 && fallback !== null ? fallback : "";
-    assert.equal(env.optional.get(variable), shown, `${name}: the default of ${variable}`);
-  }
+  checkEnv(name, files, bot, extras);
+  checkServiceSettings(name, bot);
+  checkDeprecation(config, bot);
 
   const gitignore = files.get(".gitignore")!.split("\n");
   for (const pattern of [".env", "!.env.example", "__pycache__/", ".venv/", "node_modules/"]) {
     assert.ok(gitignore.includes(pattern), `.gitignore lacks ${pattern}`);
   }
+
+  // ruff, as the project's AGENTS.md has it run, on every Python file.
+  // ruff's WebAssembly build has defaults of its own: start from the command line's.
+  const own = pyproject.tool?.ruff ?? {};
+  const ruff = {
+    "target-version": pyproject.project["requires-python"].replace(/^>=3\./, "py3"),
+    ...own,
+    lint: { select: RUFF_DEFAULT_RULES, ...own.lint as RuffOptions | undefined },
+  };
+  return [...files].filter(([p]) => p.endsWith(".py"))
+    .flatMap(([path, code]) => ruffProblems(`${name}/${path}`, code, ruff));
 }
 
 Deno.test("every configuration of the matrix generates a sound project", async () => {
@@ -325,18 +560,46 @@ Deno.test("every configuration of the matrix generates a sound project", async (
   }
 
   const root = Deno.env.get("VOICEBOT_MATRIX_DIR") ?? await Deno.makeTempDir();
+  const projects = [];
   const checked: string[] = [];
   for (const config of all) {
     const { files, guides } = planProject(config);
     const byPath = new Map([...files, ...guides].map((f) => [f.path, f.content]));
-    checkProject(config, byPath);
     await writeProject(`${root}/${config.project_name}`, files);
     for (const path of byPath.keys()) {
       if (path.endsWith(".py") || path.endsWith(".yaml")) {
         checked.push(`${root}/${config.project_name}/${path}`);
       }
     }
+    projects.push({ config, byPath, bot: `${root}/${config.project_name}/server/bot.py` });
   }
-  assert.deepEqual(await runPythonChecks(root, checked), []);
+  const checks = `${root}/checks.py`;
+  await Deno.writeTextFile(checks, PYTHON_CHECKS);
+  assert.deepEqual(await runPython(root, checks, checked), []);
+  const botFacts = new URL("./bot_facts.py", import.meta.url).pathname;
+  const facts = await runPython(root, botFacts, projects.map((p) => p.bot)) as Record<
+    string,
+    BotFacts
+  >;
+  const sessions = await runPython(
+    root,
+    new URL("./bot_sessions.py", import.meta.url).pathname,
+    projects.map((p) => p.bot),
+  ) as Record<string, Record<string, SessionOutcome>>;
+  for (const { config, bot } of projects) checkSessions(config, sessions[bot]);
+  const lint = projects.flatMap(({ config, byPath, bot }) =>
+    checkProject(config, byPath, facts[bot])
+  );
+  assert.deepEqual(lint, [], "ruff");
   if (!Deno.env.get("VOICEBOT_MATRIX_DIR")) await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("a cascade web bot may not take the camera in: its LLM would never see it", () => {
+  for (const input of matrix().filter((i) => i.mode === "cascade" && i.client_framework)) {
+    const { problems } = resolveConfig({ ...input, video_input: true }, "unused");
+    assert.ok(
+      problems.some((p) => p.key === "video_input"),
+      `${input.project_name}: ${JSON.stringify(problems)}`,
+    );
+  }
 });

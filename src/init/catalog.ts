@@ -191,8 +191,13 @@ export function findTransport(id: string): Transport | undefined {
   return TRANSPORTS_BY_ID.get(id as TransportId);
 }
 
+/** The services of a kind, deprecated ones last. */
 export function serviceIds(kind: ServiceKind): string[] {
-  return SERVICES.filter((service) => service.kind === kind).map((service) => service.id);
+  const ofKind = SERVICES.filter((service) => service.kind === kind);
+  return [
+    ...ofKind.filter((service) => !service.deprecated),
+    ...ofKind.filter((service) => service.deprecated),
+  ].map((service) => service.id);
 }
 
 export function transportIds(group: BotType): TransportId[] {

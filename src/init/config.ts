@@ -283,6 +283,14 @@ export function resolveConfig(
   webOnly("video_service", !absent("video_service"));
   webOnly("video_input", input.video_input === true);
   webOnly("video_output", input.video_output === true);
+  if (web && mode === "cascade" && input.video_input === true) {
+    // Pipecat 1.7.0's cascade context takes the user's camera only through a function call that
+    // asks for an image; the frames alone reach no LLM. A realtime model can watch them.
+    problem(
+      "video_input",
+      "only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
+    );
+  }
   const clientFramework = checkedChoice(input, "client_framework", CLIENT_FRAMEWORKS, problem);
   webOnly("client_framework", clientFramework !== undefined && clientFramework !== "none");
   const clientServer = checkedChoice(input, "client_server", CLIENT_SERVERS, problem);

@@ -117,6 +117,95 @@ function videoParams(config: ScaffoldConfig): string[] {
   return lines;
 }
 
+function carrierName(transport: Transport): string {
+  return transport.runner.charAt(0).toUpperCase() + transport.runner.slice(1);
+}
+
+/**
+ * A Python string literal as ruff formats it after `prefix` characters: on the line, alone in
+ * parentheses on the next, or split in two there.
+ */
+function pythonString(text: string, prefix: number): string {
+  if (prefix + text.length + 2 <= LINE_LENGTH) return `"${text}"`;
+  if (4 + text.length + 2 <= LINE_LENGTH) return `(\n    "${text}"\n)`;
+  const cut = text.lastIndexOf(" ", LINE_LENGTH - 8);
+  return `(\n    "${text.slice(0, cut + 1)}"\n    "${text.slice(cut + 1)}"\n)`;
+}
+
+function sentence(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** The sessions bot.py takes, and the runner's routes that start one (guarded by a token). */
+function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: boolean) {
+  const sessions: string[] = [];
+  const types: string[] = [];
+  const carriers = [...runners].filter((r) => CARRIERS.has(r));
+  if (carriers.length > 0) {
+    const names = carriers.map((r) => r.charAt(0).toUpperCase() + r.slice(1));
+    sessions.push(`${sentence(names)} calls`);
+  }
+  if (runners.has("daily")) {
+    sessions.push("Daily rooms");
+    types.push("DailyRunnerArguments");
+  }
+  if (runners.has("webrtc")) {
+    sessions.push("SmallWebRTC peers");
+    types.push("SmallWebRTCRunnerArguments");
+  }
+  if (config.eval) {
+    sessions.push("eval sessions");
+    types.push("EvalRunnerArguments");
+  }
+  const routes = ["/start", "/daily", "/api/offer", ...(dialOut ? ["/dialout"] : [])];
+  const has = new Set(config.transports);
+  const callee = [
+    ...(has.has("hosted_pstn_dialout") ? ["phoneNumber (E.164: +15551234567)"] : []),
+    ...(has.has("carrier1_hosted_sip_dialout") ? ["sipUri (sip:...)"] : []),
+  ];
+  return {
+    sessions_text: sentence(sessions),
+    sessions_python: pythonString(sentence(sessions), "SESSIONS = ".length),
+    web_session_types: types.length > 1 ? types.join(", ") : types.length ? `${types[0]},` : "",
+    session_routes_python: `{${routes.map((r) => `"${r}"`).join(", ")}}`,
+    session_routes_text: sentence(routes.map((r) => `\`${r}\``)),
+    dialout_usage: `Send JSON with ${callee.join(" or ")}`,
+  };
+}
+
+/**
+ * How the image runs the bot: Pipecat's runner on all interfaces, for the bot's transports. A
+ * phone bot's runner serves its carrier's webhook, which needs the public host name.
+ */
+function imageView(runners: Set<string>, carriers: Transport[]) {
+  const carrier = carriers[0]?.runner;
+  const transport = carrier ?? (runners.size === 1 ? [...runners][0] : null);
+  const args = ["python", "bot.py", "--host", "0.0.0.0", "--port", "7860"];
+  if (transport) args.push("-t", transport);
+  // The shell puts in the public host, and stops with a message when it is not set.
+  const command = carrier
+    ? ["sh", "-c", `exec ${args.join(" ")} --proxy "\${BOT_PUBLIC_HOST:?set BOT_PUBLIC_HOST}"`]
+    : args;
+  const exec = JSON.stringify(command).replaceAll('","', '", "');
+  // A web bot's /start, as a client would call it: a Daily room, or a SmallWebRTC session.
+  const startBody = carriers.length > 0 || runners.has("daily") && runners.size > 1
+    ? null
+    : runners.has("daily")
+    ? '{"transport": "daily", "createDailyRoom": true}'
+    : runners.has("webrtc")
+    ? '{"transport": "webrtc"}'
+    : null;
+  return {
+    transport,
+    carrier: carrier ?? null,
+    carrier_name: carriers[0] ? carrierName(carriers[0]) : null,
+    other_carriers: carriers.length > 1,
+    cmd: exec,
+    shell: `${args.join(" ")}${carrier ? ' --proxy "$BOT_PUBLIC_HOST"' : ""}`,
+    start_body: startBody,
+  };
+}
+
 export function projectView(config: ScaffoldConfig) {
   const transports = transportsOf(config);
   const services = servicesOf(config);
@@ -125,8 +214,8 @@ export function projectView(config: ScaffoldConfig) {
   const dialOut = has.hosted_pstn_dialout || has.carrier1_hosted_sip_dialout || false;
   const sipDialIn = has.carrier1_hosted_sip_dialin ?? false;
   const pstnDialIn = has.hosted_pstn_dialin ?? false;
-  const phone = [...runners].some((r) => CARRIERS.has(r));
-  const createsTransport = runners.has("daily") || runners.has("webrtc") || config.eval;
+  const carriers = transports.filter((t) => CARRIERS.has(t.runner));
+  const phone = carriers.length > 0;
   return {
     ...config,
     voicebot_version: VERSION,
@@ -156,11 +245,10 @@ export function projectView(config: ScaffoldConfig) {
     plivo: runners.has("plivo"),
     exotel: runners.has("exotel"),
     phone,
-    phone_only: phone && !createsTransport,
-    creates_transport: createsTransport,
-    carrier_names: transports.filter((t) => CARRIERS.has(t.runner)).map((t) =>
-      t.runner.charAt(0).toUpperCase() + t.runner.slice(1)
-    ).join(", "),
+    carriers: carriers.map((t) => ({ runner: t.runner, label: carrierName(t) })),
+    carrier_names: carriers.map(carrierName).join(", "),
+    ...sessionView(config, runners, dialOut),
+    image: imageView(runners, carriers),
     dial_out: dialOut,
     pstn_dial_in: pstnDialIn,
     sip_dial_in: sipDialIn,
@@ -178,7 +266,13 @@ export function projectView(config: ScaffoldConfig) {
 const PYTHON_NAMES: Readonly<Record<string, string>> = {
   // The standard library.
   asyncio: "asyncio",
+  base64: "base64",
+  hashlib: "hashlib",
+  hmac: "hmac",
   os: "os",
+  re: "re",
+  uuid: "uuid",
+  UTC: "datetime",
   wave: "wave",
   datetime: "datetime",
   Path: "pathlib",
@@ -189,6 +283,7 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
   BackgroundTasks: "fastapi",
   Request: "fastapi",
   Response: "fastapi",
+  JSONResponse: "fastapi.responses",
   logger: "loguru",
   OTLPSpanExporter: "opentelemetry.exporter.otlp.proto.http.trace_exporter",
   // Pipecat.
@@ -205,30 +300,47 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
   UserTurnMessageAddedMessage: "pipecat.processors.aggregators.llm_response_universal",
   AudioBufferProcessor: "pipecat.processors.audio.audio_buffer_processor",
   configure: "pipecat.runner.daily",
-  CallData: "pipecat.runner.types",
   DailyRunnerArguments: "pipecat.runner.types",
+  EvalRunnerArguments: "pipecat.runner.types",
+  SmallWebRTCRunnerArguments: "pipecat.runner.types",
   RunnerArguments: "pipecat.runner.types",
   WebSocketRunnerArguments: "pipecat.runner.types",
   create_transport: "pipecat.runner.utils",
   maybe_capture_participant_camera: "pipecat.runner.utils",
   parse_telephony_websocket: "pipecat.runner.utils",
-  FrameSerializer: "pipecat.serializers.base_serializer",
-  ExotelFrameSerializer: "pipecat.serializers.exotel",
-  PlivoFrameSerializer: "pipecat.serializers.plivo",
-  TelnyxFrameSerializer: "pipecat.serializers.telnyx",
-  TwilioFrameSerializer: "pipecat.serializers.twilio",
   BaseTransport: "pipecat.transports.base_transport",
   TransportParams: "pipecat.transports.base_transport",
   DailyParams: "pipecat.transports.daily.transport",
   FastAPIWebsocketParams: "pipecat.transports.websocket.fastapi",
-  FastAPIWebsocketTransport: "pipecat.transports.websocket.fastapi",
   setup_tracing: "pipecat.utils.tracing.setup",
   WorkerRunner: "pipecat.workers.runner",
 };
 
 /** Modules that are imported whole (`import x`) rather than from (`from x import y`). */
-const WHOLE_MODULES = new Set(["asyncio", "os", "wave", "aiohttp"]);
-const STANDARD_LIBRARY = new Set(["asyncio", "datetime", "os", "pathlib", "urllib.parse", "wave"]);
+const WHOLE_MODULES = new Set([
+  "asyncio",
+  "base64",
+  "hashlib",
+  "hmac",
+  "os",
+  "re",
+  "uuid",
+  "wave",
+  "aiohttp",
+]);
+const STANDARD_LIBRARY = new Set([
+  "asyncio",
+  "base64",
+  "hashlib",
+  "datetime",
+  "hmac",
+  "os",
+  "pathlib",
+  "re",
+  "urllib.parse",
+  "uuid",
+  "wave",
+]);
 const IMPORTS_MARKER = "# <imports>";
 const LINE_LENGTH = 100;
 
@@ -329,11 +441,19 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   const reads = envReads(code);
   const seen = new Set<string>();
   const groups: EnvGroup[] = [];
-  const add = (title: string, names: readonly string[]) => {
+  // `optional`: entries `NAME` or `NAME=default` that bot.py does not read and that are optional
+  // all the same (read by Pipecat's runner, or by the image's command).
+  const add = (title: string, entries: readonly string[], optional = false) => {
+    const names = entries.map((entry) => entry.split("=")[0]);
     const lines = names.filter((name) => !seen.has(name)).map((name) => {
       seen.add(name);
       const read = reads.get(name);
-      if (!read || read.required) return `${name}=`;
+      if (!read && !optional) return `${name}=`;
+      if (!read) {
+        const entry = entries[names.indexOf(name)];
+        return `# ${entry.includes("=") ? entry : `${entry}=`}`;
+      }
+      if (read.required) return `${name}=`;
       const [fallback] = read.defaults;
       return read.defaults.size === 1 && fallback !== null ? `# ${name}=${fallback}` : `# ${name}=`;
     });
@@ -351,6 +471,23 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
       "KRISP_VIVA_FILTER_MODEL_PATH",
     ]);
   }
+  const runners = new Set(transportsOf(config).map((t) => t.runner));
+  const phone = [...runners].some((r) => CARRIERS.has(r));
+  add(
+    "Who may start a session: without a token, only this machine (the image needs one)",
+    // The image's command reads BOT_PUBLIC_HOST, for the carrier's webhook.
+    ["BOT_START_TOKEN", ...(phone && config.deploy_to_cloud ? ["BOT_PUBLIC_HOST"] : [])],
+    true,
+  );
+  // Variables Pipecat's runner reads itself, all optional.
+  add(
+    "Pipecat's runner (optional)",
+    [
+      ...(runners.has("daily") ? ["DAILY_ROOM_URL", "DAILY_API_URL=https://api.daily.co/v1"] : []),
+      ...(config.bot_type === "web" ? ["PIPECAT_ALLOWED_ORIGINS"] : []),
+    ],
+    true,
+  );
   const unlisted = [...reads.keys()].filter((name) => !seen.has(name));
   if (unlisted.length > 0) throw new Error(`bot.py reads ${unlisted.join(", ")}: add to a group`);
   return groups;

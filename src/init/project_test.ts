@@ -79,11 +79,16 @@ Deno.test(".env.example: optional variables stay commented out at their default"
   );
   assert.deepEqual(groups, [
     { title: "Deepgram (stt)", lines: ["DEEPGRAM_API_KEY="] },
-    { title: "OpenAI (llm)", lines: ["OPENAI_API_KEY="] },
+    { title: "OpenAI (llm)", lines: ["OPENAI_API_KEY=", "# OPENAI_MODEL=gpt-4.1"] },
     {
       title: "Cartesia (tts)",
       lines: ["CARTESIA_API_KEY=", "# CARTESIA_VOICE_ID=71a7ad14-091c-4e8e-a314-022ece01c121"],
     },
+    {
+      title: "Who may start a session: without a token, only this machine (the image needs one)",
+      lines: ["# BOT_START_TOKEN="],
+    },
+    { title: "Pipecat's runner (optional)", lines: ["# PIPECAT_ALLOWED_ORIGINS="] },
   ]);
 });
 

@@ -21,11 +21,12 @@ export const STT_SERVICES: readonly Service[] = [
     label: "AWS Transcribe",
     kind: "stt",
     extras: ["aws"],
-    env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"],
+    env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION"],
     imports: ["from pipecat.services.aws.stt import AWSTranscribeSTTService"],
     construct: `AWSTranscribeSTTService(
     aws_access_key_id=os.environ["AWS_ACCESS_KEY_ID"],
     api_key=os.environ["AWS_SECRET_ACCESS_KEY"],
+    aws_session_token=os.getenv("AWS_SESSION_TOKEN"),
     region=os.getenv("AWS_REGION", "us-east-1"),
 )`,
     note: "Streaming; uses AWS IAM credentials.",
@@ -220,9 +221,13 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Moonshine (local)",
     kind: "stt",
     extras: ["moonshine"],
-    env: [],
+    env: ["MOONSHINE_STT_MODEL"],
     imports: ["from pipecat.services.moonshine.stt import MoonshineSTTService"],
-    construct: `MoonshineSTTService()`,
+    construct: `MoonshineSTTService(
+    settings=MoonshineSTTService.Settings(
+        model=os.getenv("MOONSHINE_STT_MODEL", "small-streaming"),
+    ),
+)`,
     note: "Self-hosted, runs locally on CPU; no key; downloads the model on first run.",
   },
   {
@@ -289,9 +294,12 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Sarvam",
     kind: "stt",
     extras: ["sarvam"],
-    env: ["SARVAM_API_KEY"],
+    env: ["SARVAM_API_KEY", "SARVAM_STT_MODEL"],
     imports: ["from pipecat.services.sarvam.stt import SarvamSTTService"],
-    construct: `SarvamSTTService(api_key=os.environ["SARVAM_API_KEY"])`,
+    construct: `SarvamSTTService(
+    api_key=os.environ["SARVAM_API_KEY"],
+    settings=SarvamSTTService.Settings(model=os.getenv("SARVAM_STT_MODEL", "saaras:v3")),
+)`,
     note: "Streaming; made for Indian languages.",
   },
   {
@@ -351,9 +359,14 @@ export const STT_SERVICES: readonly Service[] = [
     label: "Whisper (local)",
     kind: "stt",
     extras: ["whisper"],
-    env: [],
+    env: ["WHISPER_MODEL"],
     imports: ["from pipecat.services.whisper.stt import WhisperSTTService"],
-    construct: `WhisperSTTService()`,
+    // Not OPENAI_MODEL, which Pipecat's scaffold reads here: that is the LLM's model.
+    construct: `WhisperSTTService(
+    settings=WhisperSTTService.Settings(
+        model=os.getenv("WHISPER_MODEL", "Systran/faster-distil-whisper-medium.en"),
+    ),
+)`,
     note: "Self-hosted, runs locally (faster-whisper); English model by default.",
   },
   {

@@ -29,11 +29,12 @@ export const TTS_SERVICES: readonly Service[] = [
     label: "AWS Polly",
     kind: "tts",
     extras: ["aws"],
-    env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"],
+    env: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION"],
     imports: ["from pipecat.services.aws.tts import AWSPollyTTSService"],
     construct: `AWSPollyTTSService(
     aws_access_key_id=os.environ["AWS_ACCESS_KEY_ID"],
     api_key=os.environ["AWS_SECRET_ACCESS_KEY"],
+    aws_session_token=os.getenv("AWS_SESSION_TOKEN"),
     region=os.getenv("AWS_REGION", "us-east-1"),
 )`,
     note: "Amazon Polly with your AWS keys; default voice Joanna.",
@@ -368,9 +369,12 @@ export const TTS_SERVICES: readonly Service[] = [
     label: "Sarvam",
     kind: "tts",
     extras: ["sarvam"],
-    env: ["SARVAM_API_KEY"],
+    env: ["SARVAM_API_KEY", "SARVAM_TTS_MODEL"],
     imports: ["from pipecat.services.sarvam.tts import SarvamTTSService"],
-    construct: `SarvamTTSService(api_key=os.environ["SARVAM_API_KEY"])`,
+    construct: `SarvamTTSService(
+    api_key=os.environ["SARVAM_API_KEY"],
+    settings=SarvamTTSService.Settings(model=os.getenv("SARVAM_TTS_MODEL", "bulbul:v2")),
+)`,
     note: "Bulbul voices for Indian languages and English (en-IN by default).",
   },
   {
@@ -429,7 +433,7 @@ export const TTS_SERVICES: readonly Service[] = [
   },
   {
     id: "xtts_tts",
-    label: "XTTS (Coqui)",
+    label: "XTTS (Coqui, deprecated)",
     kind: "tts",
     extras: [],
     env: ["XTTS_BASE_URL"],
@@ -440,6 +444,8 @@ export const TTS_SERVICES: readonly Service[] = [
     settings=XTTSService.Settings(voice="Claribel Dervla"),
 )`,
     needsHttpSession: true,
-    note: "Self-hosted Coqui XTTS streaming server, no API key.",
+    // `XTTSService` carries Pipecat's @deprecated at v1.7.0: no replacement.
+    deprecated: "deprecated since Pipecat 1.7.0 and removed in 2.0, with no replacement",
+    note: "Self-hosted Coqui XTTS streaming server, no API key. Deprecated in Pipecat 1.7.0.",
   },
 ];

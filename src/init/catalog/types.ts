@@ -28,6 +28,11 @@ export interface Service {
   readonly construct: string;
   /** The constructor takes an aiohttp session that the bot must open. */
   readonly needsHttpSession?: boolean;
+  /**
+   * Set when Pipecat deprecates the class at the pinned release: since when, and what follows.
+   * Deprecated services come last in `--list-options` and their label says so.
+   */
+  readonly deprecated?: string;
   /** One line on when to pick it, shown in lists and the wizard. */
   readonly note?: string;
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs generated bots under Pipecat's real runner, with local fake vendors (not part of CI).
+#
+# 1. Installs what it can of Pipecat's Python dependencies from Debian's packages (apt-get;
+#    skipped with --no-apt or when not root).
+# 2. Runs scripts/check_pipecat_runtime.py, which puts Pipecat's source at the tag on the path,
+#    generates bots with this checkout's CLI and runs the scenarios: a phone call end to end, a
+#    browser transport's /start, a session of a type the bot does not serve, the eval transport
+#    with `pipecat eval run`, and the image's command line (server/Dockerfile's CMD).
+#
+# Everything runs in a network namespace of its own when `unshare -n` works (as root): the fake
+# vendors, the bots and the clients reach one another on 127.0.0.1 and nothing else, so a bot
+# that calls a real vendor (a carrier's hang-up API) fails instead of leaving the machine.
+# Every wait is bounded; the last lines summarise what ran, what failed and what could not run.
+#
+# Usage: scripts/check_pipecat_runtime.sh [--no-apt] --repo /path/to/pipecat.git [--tag v1.7.0]
+#        [--python python3] [--keep DIR]
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+apt=1
+args=()
+for arg in "$@"; do
+  if [ "$arg" = "--no-apt" ]; then apt=0; else args+=("$arg"); fi
+done
+
+# Pipecat's runtime dependencies as Debian packages; bookworm lacks some (openai, onnxruntime,
+# soxr, docstring-parser, pyloudnorm) and has others too old (fastapi, websockets): the Python
+# script reports each one.
+debian_packages=(
+  python3-aiofiles python3-aiohttp python3-anyio python3-distro python3-dotenv python3-fastapi
+  python3-httpx python3-loguru python3-markdown python3-multipart python3-nltk python3-num2words
+  python3-numba python3-numpy python3-pil python3-protobuf python3-pydantic python3-resampy
+  python3-starlette python3-uvicorn python3-websockets python3-yaml
+)
+if [ "$apt" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "apt-get: installing ${#debian_packages[@]} packages" >&2
+  timeout 600 apt-get install -y -qq --no-install-recommends "${debian_packages[@]}" >/dev/null ||
+    echo "apt-get failed: continuing with what is installed" >&2
+fi
+
+# The namespace has no registry: bring pyright (npm) into Deno's cache first.
+deno run -A npm:pyright@1.1.414 --version >/dev/null
+
+driver=(python3 "$here/check_pipecat_runtime.py" "${args[@]}")
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
+  # A namespace with a loopback interface only.
+  exec unshare -n sh -c 'ip link set lo up && exec "$@"' sh "${driver[@]}" --isolated
+fi
+echo "unshare -n is not available: the bots run on the host's network (servers on 127.0.0.1)" >&2
+exec "${driver[@]}"
