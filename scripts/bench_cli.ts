@@ -143,7 +143,7 @@ async function localServer(work: string) {
   });
   return {
     env: { VOICEBOT_CONFIG: config },
-    [Symbol.asyncDispose]: () => server.shutdown(),
+    [Symbol.asyncDispose]: async () => void await server.shutdown(),
   };
 }
 
