@@ -45,6 +45,8 @@ export async function runWizard(
 
 function directoryProblem(cwd: string, value: string): string | undefined {
   if (value.trim() === "") return "a directory is needed, e.g. my-voice-bot";
+  // As a TARGET_DIR, `quickstart` means the preset, not a directory of that name.
+  if (value === "quickstart") return "quickstart names the preset (`voicebot init quickstart`)";
   try {
     if (!Deno.statSync(resolve(cwd, value)).isDirectory) return `${value} is a file`;
   } catch {
