@@ -64,6 +64,10 @@ class Terminal implements AsyncDisposable {
   /** Waits for the question to be the active one, then presses the keys. */
   async answer(question: string, ...keys: string[]) {
     await this.waitFor(`◆  ${question}`);
+    await this.press(...keys);
+  }
+
+  async press(...keys: string[]) {
     for (const key of keys) await this.tmux("send-keys", "-t", "t", key);
   }
 
@@ -124,6 +128,26 @@ Deno.test("init in a terminal: the coding-agent path with the default directory"
     "GETTING_STARTED.md",
   ]);
   await assertReproducible(cwd.path, screen, "my-voice-bot");
+});
+
+Deno.test("init in a terminal: the directory question refuses a file", tty, async () => {
+  await using cwd = await tempDir();
+  await Deno.writeTextFile(join(cwd.path, "taken"), "a file\n");
+  await using term = await Terminal.start(cwd.path, ["init"]);
+  await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+  await term.type("taken");
+  await term.waitFor("│  taken");
+  await term.press("Enter");
+  await term.waitFor("taken is a file");
+  await term.press(...Array(5).fill("BSpace"));
+  await term.type("elsewhere");
+  await term.waitFor("│  elsewhere");
+  await term.press("Enter");
+  await term.answer("How do you want to build your bot?", "Enter");
+  const { code, screen } = await term.exit();
+  assert.deepEqual(code, 0, screen);
+  assert.deepEqual(await Deno.readTextFile(join(cwd.path, "taken")), "a file\n");
+  assert.ok(await exists(join(cwd.path, "elsewhere/GETTING_STARTED.md")));
 });
 
 Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, async () => {
