@@ -3,9 +3,10 @@ import { define } from "gunshi";
 import type { ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import type { KeptGuide } from "../init/guides.ts";
-import { relative } from "../paths.ts";
+import { basename, relative, resolve } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { UsageError } from "../errors.ts";
+import { CancelledError, UsageError } from "../errors.ts";
+import { isInteractive } from "./prompt.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
 const text = (description: string, short?: string) =>
@@ -111,11 +112,18 @@ export default define({
       enable_observability: values.observability,
       eval: values.eval,
     };
+    const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+    const wizard = Object.keys(given).length === 0 && values.config === undefined &&
+      !values["dry-run"] && values.dir !== "quickstart" && isInteractive();
+    if (wizard) {
+      await runInteractive(values.dir, values["overwrite-guide"] ?? false);
+      return;
+    }
     const { initProject } = await import("../init/mod.ts");
     const result = await initProject({
       cwd: Deno.cwd(),
       dir: values.dir,
-      flags: Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+      flags: given,
       configPath: values.config,
       dryRun: values["dry-run"] ?? false,
       overwriteGuide: values["overwrite-guide"] ?? false,
@@ -123,6 +131,44 @@ export default define({
     report(result);
   },
 });
+
+/** On a terminal with nothing to go on: ask, confirm, write with a spinner, then say how to redo it. */
+async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
+  const [{ terminalPrompter: prompt }, wizard, { initProject }] = await Promise.all([
+    import("./prompt.ts"),
+    import("./init_wizard.ts"),
+    import("../init/mod.ts"),
+  ]);
+  const cwd = Deno.cwd();
+  const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
+  const scaffold = Object.keys(answers.flags).length > 0;
+  if (scaffold) {
+    const summary = wizard.summarize(answers.flags, basename(resolve(cwd, answers.dir)));
+    printNote(["", "Summary:", ...summary.map((line) => `  ${line}`), ""].join("\n"));
+    if (!await prompt.confirm("Create this project?", { initial: true })) {
+      throw new CancelledError();
+    }
+  }
+  const spinner = prompt.spinner();
+  spinner.start("Writing the project");
+  let result: InitResult;
+  try {
+    result = await initProject({
+      cwd,
+      dir: answers.dir,
+      flags: answers.flags,
+      dryRun: false,
+      overwriteGuide: answers.overwriteGuide,
+    });
+  } catch (error) {
+    spinner.error("Nothing written.");
+    throw error;
+  }
+  spinner.stop("Done.");
+  report(result);
+  printNote("To make the same project again without questions:");
+  printNote(`  ${wizard.commandLine(answers)}`);
+}
 
 function report(result: InitResult) {
   const where = relative(Deno.cwd(), result.root) || ".";

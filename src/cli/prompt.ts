@@ -34,6 +34,8 @@ export interface Prompter {
     options?: { placeholder?: string; initial?: string; validate?: (v: string) => string | void },
   ): Promise<string>;
   select<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
+  /** A select whose list narrows as the user types. */
+  search<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
   /** On a terminal a spinner on stderr; otherwise it does nothing. */
   spinner(): Spinner;
 }
@@ -123,6 +125,24 @@ export async function select<T>(
   return answered<T>(c, value as T | symbol);
 }
 
+export async function search<T>(
+  message: string,
+  options: SelectOption<T>[],
+  initial?: T,
+): Promise<T> {
+  requireTerminal(message);
+  const { clack: c, output } = await clack();
+  const value = await c.autocomplete<T>({
+    message,
+    // deno-lint-ignore no-explicit-any
+    options: options as any,
+    initialValue: initial,
+    placeholder: "type to search",
+    output,
+  });
+  return answered<T>(c, value as T | symbol);
+}
+
 const quietSpinner: Spinner = { start() {}, message() {}, stop() {}, error() {} };
 
 /** A spinner that loads clack lazily; before it has loaded, calls are queued in order. */
@@ -150,5 +170,6 @@ export const terminalPrompter: Prompter = {
   password,
   text,
   select,
+  search,
   spinner,
 };

@@ -1,0 +1,203 @@
+/**
+ * `voicebot init` in a terminal: ask what the flags would say, then hand the answers to the same
+ * init core (and so the same validation) as a non-interactive run. Loaded only on a terminal.
+ */
+import type { ScaffoldInput } from "../init/config.ts";
+import { FIELDS, formatProblem, projectNameProblem, resolveConfig } from "../init/config.ts";
+import { type ServiceKind, SERVICES, TRANSPORT_CHOICES, TRANSPORTS } from "../init/catalog.ts";
+import { sortGuides } from "../init/guides.ts";
+import { planGuides } from "../init/project.ts";
+import { basename, resolve } from "../paths.ts";
+import type { Prompter, SelectOption } from "./prompt.ts";
+
+export interface WizardAnswers {
+  readonly dir: string;
+  readonly overwriteGuide: boolean;
+  /** Empty on the coding-agent path. */
+  readonly flags: ScaffoldInput;
+}
+
+const DEFAULT_DIR = "my-voice-bot";
+
+export async function runWizard(
+  prompt: Prompter,
+  cwd: string,
+  given: { dir?: string; overwriteGuide: boolean },
+): Promise<WizardAnswers> {
+  const dir = given.dir ?? await prompt.text("Where should the project go?", {
+    placeholder: DEFAULT_DIR,
+    initial: DEFAULT_DIR,
+    validate: (value) => directoryProblem(cwd, value),
+  });
+  const overwriteGuide = given.overwriteGuide || await offerGuideRefresh(prompt, cwd, dir);
+  const how = await prompt.select("How do you want to build your bot?", [
+    {
+      value: "agent",
+      label: "With a coding agent",
+      hint: "writes the guides and GETTING_STARTED.md",
+    },
+    { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
+  ], "agent");
+  if (how === "agent") return { dir, overwriteGuide, flags: {} };
+  const flags = await askScaffold(prompt, basename(resolve(cwd, dir)));
+  return { dir, overwriteGuide, flags };
+}
+
+function directoryProblem(cwd: string, value: string): string | undefined {
+  if (value.trim() === "") return "a directory is needed, e.g. my-voice-bot";
+  // As a TARGET_DIR, `quickstart` means the preset, not a directory of that name.
+  if (value === "quickstart") return "quickstart names the preset (`voicebot init quickstart`)";
+  try {
+    if (!Deno.statSync(resolve(cwd, value)).isDirectory) return `${value} is a file`;
+  } catch {
+    // Missing: it will be created.
+  }
+  return undefined;
+}
+
+/** A guide stamped by another voicebot version is offered for refresh (default yes). */
+async function offerGuideRefresh(prompt: Prompter, cwd: string, dir: string): Promise<boolean> {
+  const root = resolve(cwd, dir);
+  const { kept } = await sortGuides(root, planGuides(basename(root)), false);
+  const stale = kept.filter((guide) => guide.age !== null);
+  if (stale.length === 0) return false;
+  const names = stale.map((guide) => `${guide.path} (voicebot ${guide.writtenBy})`).join(", ");
+  return await prompt.confirm(
+    `${names} came from another voicebot version. Replace with this version's?`,
+    { initial: true },
+  );
+}
+
+async function askScaffold(prompt: Prompter, defaultName: string): Promise<ScaffoldInput> {
+  const flags: ScaffoldInput = {};
+  const name = await prompt.text("Project name", {
+    initial: projectNameProblem(defaultName) ? "" : defaultName,
+    validate: (value) => projectNameProblem(value),
+  });
+  if (name !== defaultName) flags.project_name = name;
+
+  const botType = await prompt.select("Bot type", [
+    { value: "web", label: "Web", hint: "talk to it in a browser" },
+    { value: "telephony", label: "Telephony", hint: "talk to it on the phone" },
+  ], "web");
+  flags.bot_type = botType;
+
+  if (botType === "web") {
+    const framework = await prompt.select("Web client", [
+      { value: "uilib", label: "UI library client" },
+      { value: "vanilla", label: "Plain JavaScript client" },
+      { value: "none", label: "No client" },
+    ], "uilib");
+    flags.client_framework = framework;
+    if (framework === "uilib") {
+      flags.client_server = await prompt.select("Client dev server", [
+        { value: "devserver_a", label: "Vite" },
+        { value: "devserver_b", label: "Next.js" },
+      ], "devserver_a");
+    }
+  }
+
+  const transports = [await askTransport(prompt, flags, botType, "Transport")];
+  if (await prompt.confirm("Add a second transport for local testing?", { initial: false })) {
+    const second = await askTransport(prompt, flags, botType, "Second transport", transports);
+    transports.push(second);
+  }
+  flags.transports = transports;
+
+  const mode = await prompt.select("Mode", [
+    { value: "cascade", label: "Cascade", hint: "speech-to-text, language model, text-to-speech" },
+    { value: "realtime", label: "Realtime", hint: "one speech-to-speech model" },
+  ], "cascade");
+  flags.mode = mode;
+  if (mode === "cascade") {
+    flags.stt_service = await askService(prompt, "stt", "Speech-to-text service");
+    flags.llm_service = await askService(prompt, "llm", "Language-model service");
+    flags.tts_service = await askService(prompt, "tts", "Text-to-speech service");
+  } else {
+    flags.realtime_service = await askService(prompt, "realtime", "Realtime service");
+  }
+
+  flags.recording = await prompt.confirm("Record the conversation's audio?");
+  flags.transcription = await prompt.confirm("Log the conversation's transcript?");
+  if (botType === "web") {
+    if (await prompt.confirm("Add a video avatar?")) {
+      flags.video_service = await askService(prompt, "video", "Video avatar service");
+    } else {
+      flags.video_output = await prompt.confirm("Send video?");
+    }
+    flags.video_input = await prompt.confirm("Receive the user's video?");
+  }
+  flags.enable_observability = await prompt.confirm("Trace the pipeline with OpenTelemetry?");
+  flags.deploy_to_cloud = await prompt.confirm("Generate the cloud deployment files?", {
+    initial: true,
+  });
+  if (flags.deploy_to_cloud) {
+    flags.enable_denoise = await prompt.confirm("Enable noise cancellation on the cloud?");
+  }
+  flags.eval = await prompt.confirm("Make the bot eval-ready?");
+  return flags;
+}
+
+async function askTransport(
+  prompt: Prompter,
+  flags: ScaffoldInput,
+  botType: string,
+  message: string,
+  taken: string[] = [],
+): Promise<string> {
+  const options: SelectOption<string>[] = TRANSPORT_CHOICES
+    .filter((choice) => !taken.includes(choice))
+    .map((choice) => ({ choice, transport: TRANSPORTS.find((t) => t.choice === choice)! }))
+    // A telephony bot may add a web transport for testing; a web bot never takes a phone line.
+    .filter(({ transport }) => botType === "telephony" || transport.group === "web")
+    .filter(({ transport }) => taken.length > 0 || transport.group === botType)
+    .map(({ choice, transport }) => ({
+      value: choice,
+      label: transport.direction ? transport.label.replace(/ dial-(in|out)$/, "") : transport.label,
+      hint: choice,
+    }));
+  const choice = await prompt.select(message, options);
+  if (choice === "hosted_pstn" || choice === "carrier1_hosted_sip") {
+    const key = choice === "hosted_pstn" ? "daily_pstn_mode" : "twilio_daily_sip_mode";
+    flags[key] = await prompt.select("Call direction", [
+      { value: "dial-in", label: "Dial-in", hint: "people call the bot" },
+      { value: "dial-out", label: "Dial-out", hint: "the bot calls people" },
+    ], "dial-in");
+  }
+  return choice;
+}
+
+async function askService(prompt: Prompter, kind: ServiceKind, message: string): Promise<string> {
+  const options = SERVICES.filter((service) => service.kind === kind).map((service) => ({
+    value: service.id,
+    label: service.label,
+    hint: service.id,
+  }));
+  return await prompt.search(message, options);
+}
+
+/** The summary shown before anything is written: the resolved configuration, or its problems. */
+export function summarize(flags: ScaffoldInput, defaultName: string): string[] {
+  const { config, problems } = resolveConfig(flags, defaultName);
+  if (!config) return problems.map(formatProblem);
+  return Object.entries(config)
+    .filter(([, value]) => value !== null && value !== false)
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") : value}`);
+}
+
+/** The command that makes the same project without a terminal. */
+export function commandLine(answers: WizardAnswers): string {
+  const args = ["voicebot", "init", answers.dir];
+  for (const [key, value] of Object.entries(answers.flags)) {
+    const flag = FIELDS[key as keyof typeof FIELDS].flag;
+    if (typeof value === "boolean") args.push(value ? flag : flag.replace(/^--/, "--no-"));
+    else if (Array.isArray(value)) { for (const item of value) args.push(flag, item); }
+    else args.push(flag, value as string);
+  }
+  if (answers.overwriteGuide) args.push("--overwrite-guide");
+  return args.map(shellQuote).join(" ");
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
