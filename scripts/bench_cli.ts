@@ -43,7 +43,7 @@ export async function benchCli(): Promise<void> {
     const empty = join(work, "empty.ts");
     await Deno.writeTextFile(empty, "");
     const entries: [string, string][] = [["source", join(ROOT, "main.ts")]];
-    const bundle = join(ROOT, "dist/main.js");
+    const bundle = join(ROOT, "dist/voicebot.js");
     if (await Deno.stat(bundle).then(() => true, () => false)) entries.push(["bundle", bundle]);
 
     const rows: Row[] = [];

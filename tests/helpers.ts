@@ -1,13 +1,14 @@
 /** Spawning the CLI as a user would: no terminal, no colour, a temporary HOME. */
 import { join } from "pathe";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /**
  * What the tests run: `deno run -A main.ts` by default, or the bundle (the stand-in for a compiled
- * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/main.js`.
+ * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/voicebot.js`.
  */
-const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+export const BUNDLE = Deno.env.get("VOICEBOT_TEST_BUNDLE");
+const ENTRY = BUNDLE ?? MAIN;
 
 export interface CliResult {
   code: number;
@@ -17,11 +18,11 @@ export interface CliResult {
 
 export async function voicebot(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; entry?: string } = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    args: ["run", "-A", "--quiet", options.entry ?? ENTRY, ...args],
     cwd: options.cwd,
     stdin: "null",
     stdout: "piped",
