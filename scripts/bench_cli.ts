@@ -1,11 +1,12 @@
 /**
  * CLI start-up, measured against the floor: `deno run` of an empty script. Each command runs
  * RUNS times in a fresh process; the table shows the median and p90 wall time and the ratio of
- * the median to the floor's. Run from source and from the bundle (`deno task bundle` first).
+ * the median to the floor's. Run from source and from the bundle (`deno task bundle` first), whose
+ * size is printed with the table. BENCH_RUNS=N changes the number of runs.
  */
 import { join } from "pathe";
 
-const RUNS = 25;
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 25);
 const ROOT = new URL("..", import.meta.url).pathname;
 
 interface Row {
@@ -36,6 +37,20 @@ async function time(args: string[], cwd: string, after?: () => Promise<void>): P
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** The bundle's entry and the whole of dist/ (the entry plus its lazily loaded chunks), in KB. */
+async function bundleSize(dist: string): Promise<string> {
+  let total = 0;
+  let files = 0;
+  for await (const entry of Deno.readDir(dist)) {
+    if (!entry.isFile) continue;
+    total += (await Deno.stat(join(dist, entry.name))).size;
+    files++;
+  }
+  const entry = (await Deno.stat(join(dist, "voicebot.js"))).size;
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+  return `bundle: dist/voicebot.js ${kb(entry)}; with its chunks ${kb(total)} in ${files} files`;
+}
 
 export async function benchCli(): Promise<void> {
   const work = await Deno.makeTempDir({ prefix: "voicebot-bench-" });
@@ -73,6 +88,7 @@ export async function benchCli(): Promise<void> {
     }
 
     const floor = rows[0].median;
+    if (entries.length > 1) console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
     console.log(`\nCLI start-up, ${RUNS} runs each (wall time of a fresh process)\n`);
     console.log(
       `${"command".padEnd(40)} ${"median".padStart(9)} ${"p90".padStart(9)} ${
