@@ -8,7 +8,7 @@ export const MAIN = new URL("../main.ts", import.meta.url).pathname;
  * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/voicebot.js`.
  */
 export const BUNDLE = Deno.env.get("VOICEBOT_TEST_BUNDLE");
-const ENTRY = BUNDLE ?? MAIN;
+export const ENTRY = BUNDLE ?? MAIN;
 
 export interface CliResult {
   code: number;

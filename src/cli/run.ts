@@ -8,6 +8,7 @@ import { ExitCode, VoicebotError } from "../errors.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
+import { complete, completions } from "./completions.ts";
 
 const root = define({
   name: "voicebot",
@@ -32,7 +33,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       renderHeader: null,
       renderValidationErrors: null,
       renderUsage: renderUsageQuickly,
-      subCommands: { init, cloud },
+      subCommands: { init, cloud, completions, complete },
     });
     return ExitCode.Ok;
   } catch (error) {
