@@ -16,13 +16,22 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** What `deno run` runs instead of ENTRY (a path or a URL). */
+  entry?: string;
+  /** More `deno run` flags, e.g. an import map. */
+  denoFlags?: string[];
+}
+
 export async function voicebot(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; entry?: string } = {},
+  options: RunOptions = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", options.entry ?? ENTRY, ...args],
+    args: ["run", "-A", "--quiet", ...options.denoFlags ?? [], options.entry ?? ENTRY, ...args],
     cwd: options.cwd,
     stdin: "null",
     stdout: "piped",
@@ -33,6 +42,8 @@ export async function voicebot(
       XDG_CONFIG_HOME: join(home.path, ".config"),
       ...options.env,
     },
+    // A hung CLI fails its test instead of hanging the suite.
+    signal: AbortSignal.timeout(120_000),
   }).output();
   const decoder = new TextDecoder();
   return {

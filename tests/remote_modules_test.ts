@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { listFiles, tempDir } from "./helpers.ts";
+import { listFiles, tempDir, voicebot } from "./helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -57,36 +57,13 @@ Deno.test("init --list-options and init quickstart run from modules served over 
     const cache = await denoDir(work.path);
     const cwd = join(work.path, "cwd");
     await Deno.mkdir(cwd);
-    const run = async (...args: string[]) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--quiet",
-          "--no-lock",
-          `--import-map=${base}/deno.json`,
-          `${base}/main.ts`,
-          ...args,
-        ],
+    const run = (...args: string[]) =>
+      voicebot(args, {
         cwd,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        env: {
-          NO_COLOR: "1",
-          DENO_DIR: cache,
-          HOME: work.path,
-          XDG_CONFIG_HOME: join(work.path, ".config"),
-        },
-        signal: AbortSignal.timeout(120_000),
-      }).output();
-      const decoder = new TextDecoder();
-      return {
-        code: output.code,
-        stdout: decoder.decode(output.stdout),
-        stderr: decoder.decode(output.stderr),
-      };
-    };
+        entry: `${base}/main.ts`,
+        denoFlags: ["--no-lock", `--import-map=${base}/deno.json`],
+        env: { DENO_DIR: cache },
+      });
 
     const options = await run("init", "--list-options");
     assert.equal(options.code, 0, options.stderr);
