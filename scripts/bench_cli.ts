@@ -15,11 +15,13 @@ interface Case {
   args: string[];
   /** Not timed: cleans up after each run. */
   after?: () => Promise<void>;
+  /** More environment variables for the command. */
+  env?: Record<string, string>;
   samples: number[];
 }
 
 /** One timed run of `deno run -A --quiet <args>` in `cwd`. */
-async function timeOnce(args: string[], cwd: string): Promise<number> {
+async function timeOnce(args: string[], cwd: string, env = {}): Promise<number> {
   const start = performance.now();
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", ...args],
@@ -27,7 +29,7 @@ async function timeOnce(args: string[], cwd: string): Promise<number> {
     stdin: "null",
     stdout: "null",
     stderr: "null",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).output();
   const elapsed = performance.now() - start;
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}`);
@@ -61,8 +63,12 @@ export async function benchCli(): Promise<void> {
     if (await Deno.stat(bundle).then(() => true, () => false)) entries.push(["bundle", bundle]);
 
     const cases: Case[] = [];
-    const add = (name: string, args: string[], after?: () => Promise<void>) =>
-      cases.push({ name, args, after, samples: [] });
+    const add = (
+      name: string,
+      args: string[],
+      after?: () => Promise<void>,
+      env?: Record<string, string>,
+    ) => cases.push({ name, args, after, env, samples: [] });
     add("floor: deno run empty.ts", [empty]);
     for (const [kind, entry] of entries) {
       add(`${kind}: --version`, [entry, "--version"]);
@@ -78,7 +84,7 @@ export async function benchCli(): Promise<void> {
     }
     for (let round = 0; round < RUNS; round++) {
       for (const c of cases) {
-        c.samples.push(await timeOnce(c.args, work));
+        c.samples.push(await timeOnce(c.args, work, c.env));
         await c.after?.();
       }
     }
