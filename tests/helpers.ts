@@ -1,13 +1,14 @@
 /** Spawning the CLI as a user would: no terminal, no colour, a temporary HOME. */
 import { join } from "pathe";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /**
  * What the tests run: `deno run -A main.ts` by default, or the bundle (the stand-in for a compiled
- * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/main.js`.
+ * binary) when VOICEBOT_TEST_BUNDLE names it, e.g. `dist/voicebot.js`.
  */
-const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+export const BUNDLE = Deno.env.get("VOICEBOT_TEST_BUNDLE");
+export const ENTRY = BUNDLE ?? MAIN;
 
 export interface CliResult {
   code: number;
@@ -15,13 +16,22 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** What `deno run` runs instead of ENTRY (a path or a URL). */
+  entry?: string;
+  /** More `deno run` flags, e.g. an import map. */
+  denoFlags?: string[];
+}
+
 export async function voicebot(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: RunOptions = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    args: ["run", "-A", "--quiet", ...options.denoFlags ?? [], options.entry ?? ENTRY, ...args],
     cwd: options.cwd,
     stdin: "null",
     stdout: "piped",
@@ -32,6 +42,8 @@ export async function voicebot(
       XDG_CONFIG_HOME: join(home.path, ".config"),
       ...options.env,
     },
+    // A hung CLI fails its test instead of hanging the suite.
+    signal: AbortSignal.timeout(120_000),
   }).output();
   const decoder = new TextDecoder();
   return {

@@ -26,15 +26,15 @@ export interface KeptGuide {
  * Splits the planned guide files into those to write and those to keep. An existing guide is
  * kept unless `overwrite`; missing guides are always written.
  */
-export async function sortGuides(
+export function sortGuides(
   root: string,
   guides: readonly PlannedFile[],
   overwrite: boolean,
-): Promise<{ write: PlannedFile[]; kept: KeptGuide[] }> {
+): { write: PlannedFile[]; kept: KeptGuide[] } {
   const write: PlannedFile[] = [];
   const kept: KeptGuide[] = [];
   for (const guide of guides) {
-    const existing = await readIfExists(join(root, guide.path));
+    const existing = readIfExists(join(root, guide.path));
     if (existing === null || overwrite) {
       write.push(guide);
       continue;
@@ -51,9 +51,9 @@ export async function sortGuides(
 
 const AGE = ["older", null, "newer"] as const;
 
-async function readIfExists(path: string): Promise<string | null> {
+function readIfExists(path: string): string | null {
   try {
-    return await Deno.readTextFile(path);
+    return Deno.readTextFileSync(path); // sync: an async call costs a trip through Deno's thread pool
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;

@@ -75,12 +75,12 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       ignored: ignoredByQuickstart(request),
     }
     : { config: await configFromRequest(request, basename(root)), ignored: [] };
-  await refuseFileAsRoot(root);
+  refuseFileAsRoot(root);
   const plan = planProject(config);
-  const guides = await sortGuides(root, plan.guides, request.overwriteGuide);
+  const guides = sortGuides(root, plan.guides, request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
   if (request.dryRun) {
-    const conflicts = await findConflicts(root, plan.files);
+    const conflicts = findConflicts(root, plan.files);
     return {
       kind: "dry-run",
       root,
@@ -91,7 +91,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       conflicts,
     };
   }
-  await refuseConflicts(root, plan.files);
+  refuseConflicts(root, plan.files);
   await writeAll(root, files);
   return { kind: "written", root, config, written: paths(files), kept: guides.kept, ignored };
 }
@@ -110,8 +110,8 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     });
   }
   const root = resolve(request.cwd, request.dir);
-  await refuseFileAsRoot(root);
-  const guides = await sortGuides(root, planGuides(basename(root)), request.overwriteGuide);
+  refuseFileAsRoot(root);
+  const guides = sortGuides(root, planGuides(basename(root)), request.overwriteGuide);
   await writeAll(root, guides.write);
   return {
     kind: "written",
@@ -183,15 +183,20 @@ function ignoredByQuickstart(request: InitRequest): string[] {
 }
 
 /** A target that is a file can take no project: dry runs and real runs alike refuse it. */
-async function refuseFileAsRoot(root: string) {
-  const info = await Deno.stat(root).catch(() => null);
+function refuseFileAsRoot(root: string) {
+  let info: Deno.FileInfo | null = null;
+  try {
+    info = Deno.statSync(root); // sync: an async call costs a trip through Deno's thread pool
+  } catch {
+    // Nothing there (or nothing readable): the writer reports what it cannot do.
+  }
   if (info && !info.isDirectory) {
     throw new ConflictError(`${root} is a file, not a directory; nothing was written.`);
   }
 }
 
-async function refuseConflicts(root: string, files: readonly PlannedFile[]) {
-  const conflicts = await findConflicts(root, files);
+function refuseConflicts(root: string, files: readonly PlannedFile[]) {
+  const conflicts = findConflicts(root, files);
   if (conflicts.length > 0) {
     throw new ConflictError(
       `${conflicts.length} file${conflicts.length === 1 ? "" : "s"} already exist${

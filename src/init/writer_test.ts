@@ -62,7 +62,7 @@ Deno.test("findConflicts: existing files, and parents that are files", async () 
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "README.md"), "mine\n");
   await Deno.writeTextFile(join(dir.path, "client"), "a file where a folder goes\n");
-  assert.deepEqual(await findConflicts(dir.path, FILES), [
+  assert.deepEqual(findConflicts(dir.path, FILES), [
     "README.md",
     "client/src/app.js (client is a file)",
   ]);

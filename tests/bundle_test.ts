@@ -1,0 +1,42 @@
+/**
+ * The bundle (`deno task bundle`, the stand-in for a compiled binary) writes byte for byte the
+ * projects the source tree writes. Runs when VOICEBOT_TEST_BUNDLE names the bundle, as .ci/run's
+ * bundle-e2e check does.
+ */
+import assert from "node:assert/strict";
+import { BUNDLE, MAIN, snapshot, tempDir, voicebot } from "./helpers.ts";
+
+const PROJECTS: Record<string, string[]> = {
+  quickstart: ["init", "quickstart"],
+  "a rich scaffold": [
+    "init",
+    "rich",
+    ...["-t", "lightweb", "-t", "hosted", "-m", "cascade"],
+    ...["--stt", "deepgram_stt", "--llm", "openai_llm", "--tts", "cartesia_tts"],
+    ...["--client-framework", "uilib", "--client-server", "devserver_b"],
+    ...["--video", "tavus_video", "--video-input", "--recording", "--transcription"],
+    ...["--observability", "--enable-denoise", "--eval"],
+  ],
+};
+
+for (const [name, args] of Object.entries(PROJECTS)) {
+  Deno.test({
+    name: `the bundle writes ${name} byte for byte as the source tree does`,
+    ignore: !BUNDLE,
+    fn: async () => {
+      await using fromSource = await tempDir();
+      await using fromBundle = await tempDir();
+      const source = await voicebot(args, { cwd: fromSource.path, entry: MAIN });
+      assert.equal(source.code, 0, source.stderr);
+      const bundle = await voicebot(args, { cwd: fromBundle.path, entry: BUNDLE });
+      assert.equal(bundle.code, 0, bundle.stderr);
+      assert.equal(
+        bundle.stdout.replaceAll(fromBundle.path, "<dir>"),
+        source.stdout.replaceAll(fromSource.path, "<dir>"),
+      );
+      const written = await snapshot(fromSource.path);
+      assert.ok(written.size > 5, "the source tree wrote a project");
+      assert.deepEqual(await snapshot(fromBundle.path), written);
+    },
+  });
+}
