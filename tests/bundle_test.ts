@@ -14,8 +14,15 @@ const PROJECTS: Record<string, string[]> = {
     ...["-t", "lightweb", "-t", "hosted", "-m", "cascade"],
     ...["--stt", "deepgram_stt", "--llm", "openai_llm", "--tts", "cartesia_tts"],
     ...["--client-framework", "uilib", "--client-server", "devserver_b"],
-    ...["--video", "tavus_video", "--video-input", "--recording", "--transcription"],
+    ...["--video", "tavus_video", "--recording", "--transcription"],
     ...["--observability", "--enable-denoise", "--eval"],
+  ],
+  // The camera reaches only a realtime model (a cascade bot refuses --video-input).
+  "a realtime bot that sees the camera": [
+    "init",
+    "watcher",
+    ...["-t", "lightweb", "-m", "realtime", "--realtime", "gemini_live_realtime"],
+    ...["--video-input", "--client-framework", "vanilla"],
   ],
 };
 
