@@ -24,6 +24,10 @@ checks generated projects against, so that the test does not take them from voic
   the keyword (`aws_session_token` or `session_token`).
 - `scaffold_models`: the service classes whose model Pipecat's own scaffold
   (`pipecat.cli.registry._configs`) reads from an environment variable.
+- `scaffold_services`: the service ids of Pipecat's own scaffolder (`pipecat init`), by kind, each
+  with the class it builds (module.Class), from its registry (`pipecat.cli.registry`), so that
+  voicebot can be shown to accept every one of them for the same service.
+- `scaffold_transports`: the transport ids of that scaffolder.
 
 Usage: scripts/pipecat_facts.py --repo /path/to/pipecat.git --tag v1.7.0 > tests/data/pipecat_facts.json
 """
@@ -277,6 +281,41 @@ class Facts:
                             found.add(ast.unparse(call.func).removesuffix(".Settings"))
         return sorted(found)
 
+    def scaffold_registry(self) -> tuple[dict[str, dict[str, str]], list[str]]:
+        """Pipecat's scaffolder's service ids by kind (with their classes), and its transport ids."""
+        imports = ast.literal_eval(
+            next(
+                node.value
+                for node in self.source.tree("pipecat.cli.registry._imports").body
+                if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "IMPORTS"
+            )
+        )
+        registry = next(
+            node
+            for node in self.source.tree("pipecat.cli.registry.service_metadata").body
+            if isinstance(node, ast.ClassDef) and node.name == "ServiceRegistry"
+        )
+        services: dict[str, dict[str, str]] = {}
+        transports: list[str] = []
+        for node in registry.body:
+            if not (isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.List)):
+                continue
+            name = ast.unparse(node.target)
+            for call in node.value.elts:
+                fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+                if name.endswith("_TRANSPORTS"):
+                    transports.append(fields["value"])
+                    continue
+                kind = name.removesuffix("_SERVICES").lower()
+                main_class = fields["class_name"][0]
+                module = next(
+                    line.split()[1]
+                    for line in imports[fields["value"]]
+                    if re.search(rf"\bimport\b.*\b{main_class}\b", line)
+                )
+                services.setdefault(kind, {})[fields["value"]] = f"{module}.{main_class}"
+        return services, transports
+
     def runner_env(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for module in sorted(self.source.modules):
@@ -304,6 +343,7 @@ def main():
     args = parser.parse_args()
     facts = Facts(Source.from_repo(args.repo, args.tag))
     needs = {m: facts.needs(m) for m in sorted(facts.source.modules)}
+    scaffold_services, scaffold_transports = facts.scaffold_registry()
     json.dump(
         {
             "tag": args.tag,
@@ -316,6 +356,8 @@ def main():
             "deprecated": facts.deprecated(),
             "session_token_parameters": facts.session_token_parameters(),
             "scaffold_models": facts.scaffold_models(),
+            "scaffold_services": scaffold_services,
+            "scaffold_transports": scaffold_transports,
             "needs": {m: n for m, n in needs.items() if n},
             "optional": {m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))},
         },

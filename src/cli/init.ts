@@ -2,7 +2,6 @@
 import { define } from "gunshi";
 import type { ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
-import type { KeptGuide } from "../init/guides.ts";
 import { basename, relative, resolve } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { CancelledError, UsageError } from "../errors.ts";
@@ -60,6 +59,7 @@ export default define({
     "enable-denoise": toggle(
       "Noise cancellation on the cloud; needs cloud deployment (default: off)",
     ),
+    "enable-krisp": toggle("Pipecat's name for --enable-denoise"),
     observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
     eval: toggle("Make the bot eval-ready: eval transport, starter scenarios, dependencies"),
     config: text("JSON config file (keys in the README); flags override its values", "c"),
@@ -89,6 +89,12 @@ export default define({
         },
       );
     }
+    const denoise = values["enable-denoise"] ?? values["enable-krisp"];
+    if (values["enable-krisp"] !== undefined && values["enable-krisp"] !== denoise) {
+      throw new UsageError("--enable-denoise and --enable-krisp disagree.", {
+        hint: "they are one option (Krisp is the noise cancellation); give one of them.",
+      });
+    }
     const flags: ScaffoldInput = {
       project_name: values.name,
       bot_type: values["bot-type"],
@@ -108,7 +114,7 @@ export default define({
       video_input: values["video-input"],
       video_output: values["video-output"],
       deploy_to_cloud: values["deploy-to-cloud"],
-      enable_denoise: values["enable-denoise"],
+      enable_denoise: denoise,
       enable_observability: values.observability,
       eval: values.eval,
     };
@@ -191,11 +197,28 @@ function report(result: InitResult) {
     for (const file of result.written) printNote(`  ${file}`);
   }
   // The directory as written, not as typed: `init quickstart` wrote into ./voicebot-quickstart.
-  reportKeptGuides(result.kept, where);
+  reportGuides(result, where);
   if (result.kind === "written") printNextSteps(result, where);
 }
 
-function reportKeptGuides(kept: readonly KeptGuide[], dir: string) {
+function reportGuides({ kept, replaced }: InitResult, dir: string) {
+  if (replaced.length > 0) {
+    printNote(
+      `Replaced ${replaced.join(" and ")}: voicebot wrote ${
+        replaced.length === 1 ? "it" : "them"
+      } for the coding-agent path and nobody edited ${replaced.length === 1 ? "it" : "them"}; now ${
+        replaced.length === 1 ? "it describes" : "they describe"
+      } this project.`,
+    );
+  }
+  const edited = kept.filter((guide) => guide.agentGuide).map((guide) => guide.path);
+  if (edited.length > 0) {
+    printWarning(
+      `${edited.join(" and ")} still ${edited.length === 1 ? "is" : "are"} the coding-agent ` +
+        `guide, edited since voicebot wrote it, so it was kept. To replace it with this project's ` +
+        `guide, run: voicebot init ${dir} --overwrite-guide`,
+    );
+  }
   for (const guide of kept) {
     const by = guide.writtenBy
       ? `written by voicebot ${guide.writtenBy}`
@@ -217,6 +240,7 @@ function reportKeptGuides(kept: readonly KeptGuide[], dir: string) {
 
 function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where: string) {
   const server = where === "." ? "server" : `${where}/server`;
+  if (result.projectGuides) return; // a refresh of a scaffolded project's guides: nothing new to run
   if (!result.config) {
     printNote(
       `Next: open ${where} with your coding agent and ask it to build your bot; GETTING_STARTED.md explains.`,

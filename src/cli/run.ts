@@ -1,10 +1,11 @@
 /**
  * Builds the command tree, runs it, and maps every error to its exit code: the one place that does.
  */
-import { cli, define } from "gunshi";
+import { cli, CommandNotFoundError, define } from "gunshi";
 import { renderUsage } from "gunshi/renderer";
 import { VERSION } from "../version.ts";
 import { ExitCode, VoicebotError } from "../errors.ts";
+import { didYouMean } from "../suggest.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
@@ -52,10 +53,29 @@ async function renderUsageQuickly(ctx: Parameters<typeof renderUsage>[0]): Promi
     return this < other ? -1 : this > other ? 1 : 0;
   };
   try {
-    return await renderUsage(ctx);
+    return withVerbose(await renderUsage(ctx));
   } finally {
     String.prototype.localeCompare = localeCompare;
   }
+}
+
+/** `--verbose` is taken off before gunshi parses, so gunshi never lists it: add it under `--help`. */
+function withVerbose(usage: string): string {
+  return usage.replace(
+    /^( +-h, --help +)Display this help message$/m,
+    (help, column: string) =>
+      `${help}\n${"  --verbose".padEnd(column.length)}Show the details of an unexpected error`,
+  );
+}
+
+/** gunshi's message, with the option or command the user probably meant. */
+function withSuggestion(error: unknown): string {
+  const option = (error as { values?: { rawName?: string; candidates?: string[] } })?.values;
+  const [message, typed, candidates] = error instanceof CommandNotFoundError
+    ? [error.message, error.commandName, error.candidates]
+    : [String((error as Error)?.message ?? error), option?.rawName, option?.candidates];
+  const suggestion = typed && candidates ? didYouMean(typed, candidates).trim() : "";
+  return suggestion ? `${message}; ${suggestion}` : message;
 }
 
 function report(error: unknown, verbose: boolean): number {
@@ -74,9 +94,13 @@ function report(error: unknown, verbose: boolean): number {
   }
   // gunshi reports unknown options, bad option values and unknown commands as an AggregateError.
   if (error instanceof AggregateError) {
-    const problems = error.errors.map((e) => String(e?.message ?? e)).filter(Boolean);
+    const problems = error.errors.map(withSuggestion).filter(Boolean);
     const message = problems.length === 1 ? problems[0] : "invalid arguments.";
-    printError(message, problems.length === 1 ? [] : problems, "add `--help` to see the options.");
+    const command = error.errors.find((e) => e instanceof CommandNotFoundError)?.commandPath;
+    const hint = command
+      ? `run \`${["voicebot", ...command, "--help"].join(" ")}\` to see the commands.`
+      : "add `--help` to see the options.";
+    printError(message, problems.length === 1 ? [] : problems, hint);
     return ExitCode.Usage;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -23,6 +23,32 @@ export type ClientFramework = (typeof CLIENT_FRAMEWORKS)[number];
 export const CLIENT_SERVERS = ["devserver_a", "devserver_b"] as const;
 export type ClientServer = (typeof CLIENT_SERVERS)[number];
 
+/**
+ * Pipecat's scaffolder's names for what SPEC.md names otherwise, accepted wherever ours are (flags
+ * and `--config`), so that its users' commands and config files work unchanged.
+ */
+export const PIPECAT_NAMES = {
+  client_framework: { react: "uilib" } as Readonly<Record<string, ClientFramework>>,
+  client_server: { vite: "devserver_a", nextjs: "devserver_b" } as Readonly<
+    Record<string, ClientServer>
+  >,
+  /** Its transports, generic (`daily_pstn`) and resolved (`daily_pstn_dialin`) alike. */
+  transport: {
+    daily: "hosted",
+    smallwebrtc: "lightweb",
+    twilio: "carrier1",
+    telnyx: "carrier2",
+    plivo: "carrier3",
+    exotel: "carrier4",
+    daily_pstn: "hosted_pstn",
+    daily_pstn_dialin: "hosted_pstn_dialin",
+    daily_pstn_dialout: "hosted_pstn_dialout",
+    twilio_daily_sip: "carrier1_hosted_sip",
+    twilio_daily_sip_dialin: "carrier1_hosted_sip_dialin",
+    twilio_daily_sip_dialout: "carrier1_hosted_sip_dialout",
+  } as Readonly<Record<string, string>>,
+};
+
 /** `--daily-pstn-mode` and `--twilio-daily-sip-mode` both take these. */
 export const CALL_DIRECTIONS = ["dial-in", "dial-out"] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
@@ -180,9 +206,13 @@ export const SERVICES: readonly Service[] = [
   ...VIDEO_SERVICES,
 ];
 
-const SERVICES_BY_ID = new Map(SERVICES.map((service) => [service.id, service]));
+/** Every service by its id and by each of its aliases. */
+const SERVICES_BY_ID = new Map(
+  SERVICES.flatMap((service) => [service.id, ...service.aliases ?? []].map((id) => [id, service])),
+);
 const TRANSPORTS_BY_ID = new Map(TRANSPORTS.map((transport) => [transport.id, transport]));
 
+/** The service an id or alias names. */
 export function findService(id: string): Service | undefined {
   return SERVICES_BY_ID.get(id);
 }
@@ -198,6 +228,12 @@ export function serviceIds(kind: ServiceKind): string[] {
     ...ofKind.filter((service) => !service.deprecated),
     ...ofKind.filter((service) => service.deprecated),
   ].map((service) => service.id);
+}
+
+/** Every id and alias accepted for a service of this kind: what a typo is matched against. */
+export function serviceNames(kind: ServiceKind): string[] {
+  return SERVICES.filter((service) => service.kind === kind)
+    .flatMap((service) => [service.id, ...service.aliases ?? []]);
 }
 
 export function transportIds(group: BotType): TransportId[] {

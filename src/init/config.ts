@@ -15,12 +15,15 @@ import {
   findTransport,
   type Mode,
   MODES,
+  PIPECAT_NAMES,
   serviceIds,
   type ServiceKind,
+  serviceNames,
   TRANSPORT_CHOICES,
   type TransportId,
   TRANSPORTS,
 } from "./catalog.ts";
+import { closest, didYouMean } from "../suggest.ts";
 
 /** The resolved configuration. Key order is the order the dry-run prints; unused fields are null. */
 export interface ScaffoldConfig {
@@ -162,14 +165,17 @@ export function resolveConfig(
   const sipMode = checkedChoice(input, "twilio_daily_sip_mode", CALL_DIRECTIONS, problem);
   const transports: TransportId[] = [];
   const directions = { hosted_pstn: new Set<string>(), carrier1_hosted_sip: new Set<string>() };
-  const given = input.transports ?? [];
+  const given = (input.transports ?? []).map((value) => PIPECAT_NAMES.transport[value] ?? value);
   if (given.length === 0) {
     problem("transports", `required; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
   }
   for (const value of given) {
     const resolved = resolveTransport(value, pstnMode, sipMode);
     if (resolved === "unknown") {
-      problem("transports", `unknown transport "${value}"; ${oneOf(TRANSPORT_CHOICES)}`);
+      problem(
+        "transports",
+        `unknown transport "${value}"; ${transportHint(value)}${oneOf(TRANSPORT_CHOICES)}`,
+      );
     } else if (resolved === "needs-pstn-mode") {
       problem(
         "daily_pstn_mode",
@@ -291,10 +297,24 @@ export function resolveConfig(
       "only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
     );
   }
-  const clientFramework = checkedChoice(input, "client_framework", CLIENT_FRAMEWORKS, problem);
+  const clientFramework = checkedChoice(
+    input,
+    "client_framework",
+    CLIENT_FRAMEWORKS,
+    problem,
+    PIPECAT_NAMES.client_framework,
+  );
   webOnly("client_framework", clientFramework !== undefined && clientFramework !== "none");
-  const clientServer = checkedChoice(input, "client_server", CLIENT_SERVERS, problem);
-  if (!absent("client_server") && clientFramework !== "uilib") {
+  const clientServer = checkedChoice(
+    input,
+    "client_server",
+    CLIENT_SERVERS,
+    problem,
+    PIPECAT_NAMES.client_server,
+  );
+  // The vanilla client runs on Vite, so naming Vite for it (as Pipecat's dry run does) is no error.
+  const vanillaOnVite = clientFramework === "vanilla" && clientServer === "devserver_a";
+  if (!absent("client_server") && clientFramework !== "uilib" && !vanillaOnVite) {
     problem("client_server", `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`);
   }
   if (services.video_service && input.video_output === false) {
@@ -361,20 +381,40 @@ function compact(direction: CallDirection): string {
 
 type Report = (key: ConfigKey, message: string) => void;
 
-/** The value of a choice key when it is valid; an invalid one is reported and comes back undefined. */
+/**
+ * The value of a choice key when it is valid (or one of its `aliases`); an invalid one is reported
+ * and comes back undefined.
+ */
 function checkedChoice<T extends string>(
   input: ScaffoldInput,
   key: ConfigKey,
   choices: readonly T[],
   problem: Report,
+  aliases: Readonly<Record<string, T>> = {},
 ): T | undefined {
   const value = input[key];
   if (value === undefined) return undefined;
-  if (typeof value === "string" && (choices as readonly string[]).includes(value)) {
-    return value as T;
+  if (typeof value === "string") {
+    if ((choices as readonly string[]).includes(value)) return value as T;
+    if (Object.hasOwn(aliases, value)) return aliases[value];
   }
-  problem(key, `invalid value "${value}"; ${oneOf(choices)}`);
+  problem(key, `invalid value "${value}"; ${didYouMean(String(value), choices)}${oneOf(choices)}`);
   return undefined;
+}
+
+/** What `--transport` takes, ours and Pipecat's: what a typo is matched against. */
+const TRANSPORT_NAMES = [
+  ...TRANSPORT_CHOICES,
+  ...TRANSPORTS.map((transport) => transport.id),
+  ...Object.keys(PIPECAT_NAMES.transport),
+];
+
+/** The transport meant by a typo, or by the name Pipecat's runner gives it (`-t webrtc`). */
+function transportHint(value: string): string {
+  const byRunner = TRANSPORTS.find((transport) => transport.runner === value);
+  return byRunner
+    ? `did you mean "${byRunner.choice}"? (the runner's name for it is ${value}) `
+    : didYouMean(value, TRANSPORT_NAMES);
 }
 
 function checkedService(
@@ -386,11 +426,13 @@ function checkedService(
   const id = input[key];
   if (typeof id !== "string") return undefined;
   const service = findService(id);
-  if (service?.kind === kind) return id;
+  // An alias (Pipecat's id, or an older one of ours) resolves to the catalog's id.
+  if (service?.kind === kind) return service.id;
   const what = service
     ? `"${id}" is a ${KIND_LABEL[service.kind]} service, not a ${KIND_LABEL[kind]} one`
     : `unknown ${KIND_LABEL[kind]} service "${id}"`;
-  problem(key, `${what}; ${oneOf(serviceIds(kind))}`);
+  const near = closest(id, serviceNames(kind));
+  problem(key, near ? `${what}; did you mean "${near}"?` : `${what}; ${oneOf(serviceIds(kind))}`);
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import {
   type Problem,
   type ScaffoldInput,
 } from "./config.ts";
+import { didYouMean } from "../suggest.ts";
 
 // `null` is accepted as "not set", so a dry-run's output can be fed back with --config.
 const SCHEMA_OF: Record<FieldType, z.ZodMiniType> = {
@@ -22,9 +23,26 @@ const ConfigFile = z.strictObject(
   Object.fromEntries(CONFIG_KEYS.map((key) => [key, SCHEMA_OF[FIELDS[key].type]])),
 );
 
+/** Pipecat's scaffolder's config keys, read as ours, so that its config files work unchanged. */
+const PIPECAT_KEYS: Readonly<Record<string, ConfigKey>> = {
+  name: "project_name",
+  transport: "transports",
+  stt: "stt_service",
+  llm: "llm_service",
+  tts: "tts_service",
+  realtime: "realtime_service",
+  video: "video_service",
+  observability: "enable_observability",
+  enable_krisp: "enable_denoise",
+  enable_eval: "eval",
+};
+
+/** A key Pipecat's dry run derives from another (the client follows `client_framework`): not read. */
+const DERIVED_KEYS = new Set(["generate_client"]);
+
 /**
- * Parses a config file's text. Returns the input it gives, or every problem with it: not JSON,
- * not an object, unknown keys, values of the wrong type.
+ * Parses a config file's text, ours or one written for Pipecat's scaffolder. Returns the input it
+ * gives, or every problem with it: not JSON, not an object, unknown keys, values of the wrong type.
  */
 export function parseConfigFile(
   source: string,
@@ -46,8 +64,9 @@ export function parseConfigFile(
       }],
     };
   }
-  const result = z.safeParse(ConfigFile, data);
   const problems: Problem[] = [];
+  const { settings, given } = withOurKeys(data as Record<string, unknown>, label, problems);
+  const result = z.safeParse(ConfigFile, settings);
   const invalid = new Set<string>();
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -57,17 +76,18 @@ export function parseConfigFile(
           problems.push({
             key,
             field: `${label}: "${key}"`,
-            message: `unknown key; the keys are: ${CONFIG_KEYS.join(", ")}`,
+            message: `unknown key; ${
+              didYouMean(key, [...CONFIG_KEYS, ...Object.keys(PIPECAT_KEYS)])
+            }the keys are: ${CONFIG_KEYS.join(", ")}`,
           });
         }
         continue;
       }
       const [key, index] = issue.path as [string, number | undefined];
       invalid.add(key);
-      const value = index === undefined
-        ? (data as Record<string, unknown>)[key]
-        : (data as Record<string, unknown[]>)[key][index];
-      const where = index === undefined ? `"${key}"` : `"${key}"[${index}]`;
+      const value = index === undefined ? settings[key] : (settings[key] as unknown[])[index];
+      const written = given.get(key) ?? key;
+      const where = index === undefined ? `"${written}"` : `"${written}"[${index}]`;
       problems.push({
         key,
         field: `${label}: ${where}`,
@@ -76,10 +96,39 @@ export function parseConfigFile(
     }
   }
   const input: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
+  for (const [key, value] of Object.entries(settings)) {
     if (!invalid.has(key) && value !== null && value !== undefined) input[key] = value;
   }
   return { input: input as ScaffoldInput, problems };
+}
+
+/**
+ * The settings under our keys: Pipecat's keys renamed, its derived keys dropped. `given` maps each
+ * of our keys to the key the file wrote, for messages. A setting given under both names with two
+ * different values is a problem.
+ */
+function withOurKeys(
+  data: Record<string, unknown>,
+  label: string,
+  problems: Problem[],
+): { settings: Record<string, unknown>; given: Map<string, string> } {
+  const settings: Record<string, unknown> = {};
+  const given = new Map<string, string>();
+  for (const [written, value] of Object.entries(data)) {
+    if (DERIVED_KEYS.has(written)) continue;
+    const key = Object.hasOwn(PIPECAT_KEYS, written) ? PIPECAT_KEYS[written] : written;
+    const earlier = given.get(key);
+    if (earlier !== undefined && JSON.stringify(settings[key]) !== JSON.stringify(value)) {
+      problems.push({
+        key,
+        field: `${label}: "${earlier}" and "${written}"`,
+        message: "both set the same option, to different values; keep one",
+      });
+    }
+    settings[key] = value;
+    given.set(key, written);
+  }
+  return { settings, given };
 }
 
 const EXPECTED: Record<FieldType, string> = {

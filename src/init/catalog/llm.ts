@@ -24,7 +24,8 @@ export const LLM_SERVICES: readonly Service[] = [
     note: "Claude models through Anthropic's API (default claude-sonnet-4-6).",
   },
   {
-    id: "aws_llm",
+    id: "aws_bedrock_llm",
+    aliases: ["aws_llm"],
     label: "AWS Bedrock",
     kind: "llm",
     extras: ["aws"],
@@ -148,7 +149,8 @@ export const LLM_SERVICES: readonly Service[] = [
       "Open models on Fireworks (default firefunction-v2; set FIREWORKS_MODEL to a current one).",
   },
   {
-    id: "google_llm",
+    id: "google_gemini_llm",
+    aliases: ["google_llm"],
     label: "Google Gemini",
     kind: "llm",
     extras: ["google"],

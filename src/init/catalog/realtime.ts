@@ -8,7 +8,8 @@ import type { Service } from "./types.ts";
 
 export const REALTIME_SERVICES: readonly Service[] = [
   {
-    id: "aws_nova_sonic_realtime",
+    id: "aws_nova_realtime",
+    aliases: ["aws_nova_sonic_realtime"],
     label: "AWS Nova Sonic",
     kind: "realtime",
     extras: ["aws-nova-sonic"],
@@ -55,7 +56,8 @@ export const REALTIME_SERVICES: readonly Service[] = [
     note: "Gemini native-audio model with a Google AI Studio key; also takes video.",
   },
   {
-    id: "gemini_live_vertex_realtime",
+    id: "gemini_vertex_live_realtime",
+    aliases: ["gemini_live_vertex_realtime"],
     label: "Google Gemini Live (Vertex AI)",
     kind: "realtime",
     extras: ["google"],
@@ -99,6 +101,8 @@ export const REALTIME_SERVICES: readonly Service[] = [
   },
   {
     id: "ultravox_realtime",
+    // Pipecat's scaffolder calls it `ultravox`; ours keeps the `<vendor>_realtime` form.
+    aliases: ["ultravox"],
     label: "Ultravox",
     kind: "realtime",
     extras: ["ultravox"],

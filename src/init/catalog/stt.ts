@@ -17,7 +17,8 @@ export const STT_SERVICES: readonly Service[] = [
     note: "Streaming over a websocket; can also do its own turn detection.",
   },
   {
-    id: "aws_stt",
+    id: "aws_transcribe_stt",
+    aliases: ["aws_stt"],
     label: "AWS Transcribe",
     kind: "stt",
     extras: ["aws"],

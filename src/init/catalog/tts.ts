@@ -25,7 +25,8 @@ export const TTS_SERVICES: readonly Service[] = [
     note: "Async's low-latency WebSocket voices; set ASYNCAI_VOICE_ID to pick another voice.",
   },
   {
-    id: "aws_tts",
+    id: "aws_polly_tts",
+    aliases: ["aws_tts"],
     label: "AWS Polly",
     kind: "tts",
     extras: ["aws"],
@@ -143,7 +144,8 @@ export const TTS_SERVICES: readonly Service[] = [
       "Fish Audio voices and clones over WebSocket; uses Fish's default voice until you set one.",
   },
   {
-    id: "google_gemini_tts",
+    id: "gemini_tts",
+    aliases: ["google_gemini_tts"],
     label: "Google Gemini TTS",
     kind: "tts",
     extras: ["google"],
@@ -326,7 +328,8 @@ export const TTS_SERVICES: readonly Service[] = [
     note: "Runs locally, no API key; downloads the Piper voice model on first run.",
   },
   {
-    id: "pocket_tts",
+    id: "pockettts_tts",
+    aliases: ["pocket_tts"],
     label: "Pocket TTS",
     kind: "tts",
     extras: ["pocket-tts"],
@@ -337,7 +340,8 @@ export const TTS_SERVICES: readonly Service[] = [
       "Runs locally on CPU, no API key; Kyutai's model is fetched from Hugging Face on first run.",
   },
   {
-    id: "resembleai_tts",
+    id: "resemble_tts",
+    aliases: ["resembleai_tts"],
     label: "Resemble AI",
     kind: "tts",
     extras: ["resembleai"],

@@ -3,8 +3,13 @@
 export type ServiceKind = "stt" | "llm" | "tts" | "realtime" | "video";
 
 export interface Service {
-  /** Our identifier, `<vendor>_<kind>`, e.g. `deepgram_stt`; follows Pipecat's own service naming. */
+  /** Our identifier, `<vendor>_<kind>`, e.g. `deepgram_stt`: Pipecat's scaffolder's id, where it has that form. */
   readonly id: string;
+  /**
+   * Other ids accepted for it, by the flags and by `--config`: Pipecat's scaffolder's id where ours
+   * differs, or the id this catalog used before. `--list-options` lists only `id`.
+   */
+  readonly aliases?: readonly string[];
   /** What a person reads in a list, e.g. "Deepgram". */
   readonly label: string;
   readonly kind: ServiceKind;
