@@ -6,7 +6,8 @@ import type { ScaffoldInput } from "../init/config.ts";
 import { FIELDS, formatProblem, projectNameProblem, resolveConfig } from "../init/config.ts";
 import { type ServiceKind, SERVICES, TRANSPORT_CHOICES, TRANSPORTS } from "../init/catalog.ts";
 import { sortGuides } from "../init/guides.ts";
-import { planGuides } from "../init/project.ts";
+import { guidesFor } from "../init/mod.ts";
+import type { PlannedFile } from "../init/writer.ts";
 import { basename, resolve } from "../paths.ts";
 import type { Prompter, SelectOption } from "./prompt.ts";
 
@@ -29,7 +30,11 @@ export async function runWizard(
     initial: DEFAULT_DIR,
     validate: (value) => directoryProblem(cwd, value),
   });
-  const overwriteGuide = given.overwriteGuide || await offerGuideRefresh(prompt, cwd, dir);
+  const root = resolve(cwd, dir);
+  const { guides, scaffolded } = await guidesFor(root);
+  const overwriteGuide = given.overwriteGuide || await offerGuideRefresh(prompt, root, guides);
+  // A scaffolded project is made already: only its guides are left to write.
+  if (scaffolded) return { dir, overwriteGuide, flags: {} };
   const how = await prompt.select("How do you want to build your bot?", [
     {
       value: "agent",
@@ -56,9 +61,12 @@ function directoryProblem(cwd: string, value: string): string | undefined {
 }
 
 /** A guide stamped by another voicebot version is offered for refresh (default yes). */
-async function offerGuideRefresh(prompt: Prompter, cwd: string, dir: string): Promise<boolean> {
-  const root = resolve(cwd, dir);
-  const { kept } = await sortGuides(root, planGuides(basename(root)), false);
+async function offerGuideRefresh(
+  prompt: Prompter,
+  root: string,
+  guides: readonly PlannedFile[],
+): Promise<boolean> {
+  const { kept } = sortGuides(root, guides, false);
   const stale = kept.filter((guide) => guide.age !== null);
   if (stale.length === 0) return false;
   const names = stale.map((guide) => `${guide.path} (voicebot ${guide.writtenBy})`).join(", ");

@@ -2,7 +2,7 @@
  * `voicebot init`, the core: decide the path (coding agent, scaffold, quickstart), resolve and
  * validate the configuration, plan the files, refuse on conflicts, then write all or nothing.
  */
-import { basename, resolve } from "../paths.ts";
+import { basename, join, resolve } from "../paths.ts";
 import { ConflictError, UsageError } from "../errors.ts";
 import {
   type ConfigKey,
@@ -14,7 +14,7 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { type KeptGuide, sortGuides } from "./guides.ts";
-import { planGuides, planProject } from "./project.ts";
+import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { findConflicts, type PlannedFile, writeAll } from "./writer.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
@@ -48,6 +48,8 @@ export type InitResult =
     readonly config: ScaffoldConfig;
     readonly files: readonly string[];
     readonly kept: readonly KeptGuide[];
+    /** Guides the coding-agent path wrote and nobody edited, replaced by the project's own. */
+    readonly replaced: readonly string[];
     readonly ignored: readonly string[];
     /** Files in the way: a real run would stop on them. */
     readonly conflicts: readonly string[];
@@ -55,10 +57,13 @@ export type InitResult =
   | {
     readonly kind: "written";
     readonly root: string;
-    /** Null on the coding-agent path, which writes only guides. */
+    /** Null where only guides were written: the coding agent's, or a scaffolded project's own. */
     readonly config: ScaffoldConfig | null;
+    /** Where only guides were written, whether they are a scaffolded project's own. */
+    readonly projectGuides: boolean;
     readonly written: readonly string[];
     readonly kept: readonly KeptGuide[];
+    readonly replaced: readonly string[];
     readonly ignored: readonly string[];
   };
 
@@ -79,6 +84,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const plan = planProject(config);
   const guides = sortGuides(root, plan.guides, request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
+  const { kept, replaced } = guides;
   if (request.dryRun) {
     const conflicts = findConflicts(root, plan.files);
     return {
@@ -86,14 +92,24 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       root,
       config,
       files: paths(files),
-      kept: guides.kept,
+      kept,
+      replaced,
       ignored,
       conflicts,
     };
   }
   refuseConflicts(root, plan.files);
   await writeAll(root, files);
-  return { kind: "written", root, config, written: paths(files), kept: guides.kept, ignored };
+  return {
+    kind: "written",
+    root,
+    config,
+    projectGuides: false,
+    written: paths(files),
+    kept,
+    replaced,
+    ignored,
+  };
 }
 
 /** The coding-agent path: a directory with the guides, for an agent to build the bot from. */
@@ -111,16 +127,46 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   }
   const root = resolve(request.cwd, request.dir);
   refuseFileAsRoot(root);
-  const guides = sortGuides(root, planGuides(basename(root)), request.overwriteGuide);
+  const { guides: planned, scaffolded } = await guidesFor(root);
+  const guides = sortGuides(root, planned, request.overwriteGuide);
   await writeAll(root, guides.write);
   return {
     kind: "written",
     root,
     config: null,
+    projectGuides: scaffolded,
     written: paths(guides.write),
     kept: guides.kept,
+    replaced: guides.replaced,
     ignored: [],
   };
+}
+
+/**
+ * The guides a directory takes without scaffold options: a scaffolded project's own, from the
+ * configuration it recorded, or the coding-agent path's.
+ */
+export async function guidesFor(
+  root: string,
+): Promise<{ guides: PlannedFile[]; scaffolded: boolean }> {
+  const record = join(root, RECORD);
+  let source: string;
+  try {
+    source = Deno.readTextFileSync(record); // sync: an async call costs a trip through Deno's thread pool
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { guides: planGuides(basename(root)), scaffolded: false };
+    }
+    throw error;
+  }
+  const { parseConfigFile } = await import("./config_file.ts");
+  const parsed = parseConfigFile(source, record);
+  const config = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
+    message: `${record}, the record of how this project was made, is not a valid configuration`,
+    hint:
+      `fix it (\`voicebot init --config ${record} --dry-run\` checks it), or move it away to get the coding-agent guides.`,
+  });
+  return { guides: planProjectGuides(config), scaffolded: true };
 }
 
 async function configFromRequest(request: InitRequest, dirName: string): Promise<ScaffoldConfig> {
@@ -144,24 +190,34 @@ function resolveOrThrow(
   input: ScaffoldInput,
   earlier: readonly Problem[],
   dirName: string,
+  failure?: { message: string; hint: string },
 ): ScaffoldConfig {
   const { config, problems } = resolveConfig(input, dirName);
   // A key the file gave with the wrong type was dropped: don't report it missing as well.
   const reported = new Set(earlier.map((p) => p.key).filter(Boolean));
   const all = [...earlier, ...problems.filter((p) => !reported.has(p.key))];
   if (all.length > 0 || !config) {
-    throw new UsageError(
-      all.length === 1
-        ? "invalid option; nothing was written."
-        : `${all.length} invalid options; nothing was written.`,
-      {
-        problems: all.map(formatProblem),
-        hint: "`voicebot init --list-options` lists every transport and service.",
-      },
-    );
+    const message = all.length === 1 ? "invalid option" : `${all.length} invalid options`;
+    throw new UsageError(`${failure?.message ?? message}; nothing was written.`, {
+      problems: all.map(formatProblem),
+      hint: failure?.hint ??
+        (all.some((p) => p.key && CATALOG_KEYS.has(p.key))
+          ? "`voicebot init --list-options` lists every transport and service."
+          : "`voicebot init --help` describes every option."),
+    });
   }
   return config;
 }
+
+/** The settings whose values come from the catalog that `--list-options` prints. */
+const CATALOG_KEYS = new Set<string>([
+  "transports",
+  "stt_service",
+  "llm_service",
+  "tts_service",
+  "realtime_service",
+  "video_service",
+]);
 
 async function readConfigFile(path: string, given: string): Promise<string> {
   try {

@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
 import { clientFolder, clientView } from "./client.ts";
 import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
 import type { ScaffoldConfig } from "./config.ts";
-import { stamp } from "./guides.ts";
+import { sealGuide, stamp } from "./guides.ts";
 import { outputPath, render, templatesUnder } from "./render.ts";
 import type { PlannedFile } from "./writer.ts";
 
@@ -219,7 +219,7 @@ export function projectView(config: ScaffoldConfig) {
   return {
     ...config,
     voicebot_version: VERSION,
-    guide_stamp: stamp(),
+    guide_stamp: stamp("project"),
     pipecat_version: PIPECAT_VERSION,
     pipecat_range: PIPECAT_RANGE,
     python_floor: pythonFloor(config),
@@ -545,19 +545,39 @@ export function planProject(
   }
   const client = clientFolder(config);
   if (client) files.push(...renderFolder(client, "client/", view));
-  const guides: PlannedFile[] = [
-    { path: "AGENTS.md", content: render("guides/AGENTS.project.md.mustache", view) },
-    { path: "ASSISTANT.md", content: render("guides/ASSISTANT.md.mustache", view) },
+  // How the project was made: `init --config` on it makes it again, and a guide refresh reads it.
+  files.push({ path: RECORD, content: `${JSON.stringify(config, null, 2)}\n` });
+  return { files, guides: projectGuides(view) };
+}
+
+/** The file a scaffolded project keeps its configuration in: what `--dry-run` printed for it. */
+export const RECORD = "voicebot.json";
+
+/** A scaffolded project's own guides, from its configuration. */
+export function planProjectGuides(config: ScaffoldConfig): PlannedFile[] {
+  return projectGuides(projectView(config));
+}
+
+function projectGuides(view: ReturnType<typeof projectView>): PlannedFile[] {
+  return [
+    { path: "AGENTS.md", content: sealGuide(render("guides/AGENTS.project.md.mustache", view)) },
+    { path: "ASSISTANT.md", content: sealGuide(render("guides/ASSISTANT.md.mustache", view)) },
   ];
-  return { files, guides };
 }
 
 /** The guide-only project of the coding-agent path. */
 export function planGuides(projectName: string): PlannedFile[] {
-  const view = { project_name: projectName, guide_stamp: stamp(), voicebot_version: VERSION };
+  const view = {
+    project_name: projectName,
+    guide_stamp: stamp("agent"),
+    voicebot_version: VERSION,
+  };
   return [
-    { path: "AGENTS.md", content: render("guides/AGENTS.agent.md.mustache", view) },
-    { path: "ASSISTANT.md", content: render("guides/ASSISTANT.md.mustache", view) },
-    { path: "GETTING_STARTED.md", content: render("guides/GETTING_STARTED.md.mustache", view) },
+    { path: "AGENTS.md", content: sealGuide(render("guides/AGENTS.agent.md.mustache", view)) },
+    { path: "ASSISTANT.md", content: sealGuide(render("guides/ASSISTANT.md.mustache", view)) },
+    {
+      path: "GETTING_STARTED.md",
+      content: sealGuide(render("guides/GETTING_STARTED.md.mustache", view)),
+    },
   ];
 }
