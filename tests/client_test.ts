@@ -287,7 +287,11 @@ Deno.test("the README covers each transport's setup, the secret set and the docs
 Deno.test("every guide starts with its stamp, and ASSISTANT.md imports AGENTS.md", () => {
   const scaffolded = planProject(configOf({ transports: ["lightweb"] })).guides;
   for (const guide of [...scaffolded, ...planGuides("web-bot")]) {
-    assert.match(guide.content, /^<!-- voicebot-guide \S+ -->\n/, guide.path);
+    assert.match(
+      guide.content,
+      /^<!-- voicebot-guide \S+ (agent|project) [0-9a-f]{8} -->\n/,
+      guide.path,
+    );
   }
   const phone = read(project({ transports: ["carrier1"] }), "AGENTS.md");
   assert.ok(phone.includes("wss://<public host>/ws"), "a phone bot's guide tells how calls arrive");

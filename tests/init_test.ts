@@ -227,7 +227,7 @@ Deno.test("validation: unknown services and transports name the valid ones", asy
   assert.equal(lines.length, 3, run.stderr);
   assert.match(
     lines[0],
-    /unknown transport "carrier9"; one of: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip$/,
+    /unknown transport "carrier9"; did you mean "carrier1"\? one of: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip$/,
   );
   assert.match(
     lines[1],
@@ -475,6 +475,7 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
     "server/bot.py",
     "server/cloud-deploy.toml",
     "server/pyproject.toml",
+    "voicebot.json",
   ]);
   const bot = await Deno.readTextFile(join(root, "server/bot.py"));
   assert.match(bot, /DeepgramSTTService/);
@@ -506,7 +507,7 @@ Deno.test("the coding-agent path writes the three guides; a re-run keeps them", 
   assert.deepEqual(await listFiles(root), ["AGENTS.md", "ASSISTANT.md", "GETTING_STARTED.md"]);
   const agents = await Deno.readTextFile(join(root, "AGENTS.md"));
   assert.ok(
-    agents.startsWith(`<!-- voicebot-guide ${meta.version} -->`),
+    agents.startsWith(`<!-- voicebot-guide ${meta.version} agent `),
     "stamped with the version",
   );
 

@@ -1,0 +1,187 @@
+/**
+ * Every validation rule of `voicebot init`, alone: each case breaks exactly one rule, so it must
+ * exit 2 with exactly that problem and write nothing. Removing a rule from src/init/config.ts
+ * makes its case succeed, and fail here.
+ */
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import { exists, tempDir, voicebot } from "./helpers.ts";
+
+const CASCADE = ["-m", "cascade", "--stt", "deepgram_stt", "--llm", "openai_llm"];
+const TTS = ["--tts", "cartesia_tts"];
+const WEB = ["-t", "lightweb", ...CASCADE, ...TTS];
+const PHONE = ["-t", "carrier1", ...CASCADE, ...TTS];
+
+/** [the rule, the arguments that break it (TARGET_DIR is added), the one problem it reports] */
+const RULES: [string, string[], string][] = [
+  ["a project name fits a set name", ["--name", "a".repeat(56), ...WEB], "at most 55"],
+  ["a project name packaging accepts", ["--name", "My Bot", ...WEB], "not a valid project name"],
+  ["a transport is required", [...CASCADE, ...TTS], "--transport (transports): required"],
+  ["a transport is known", ["-t", "pigeon", ...CASCADE, ...TTS], 'unknown transport "pigeon"'],
+  [
+    "hosted_pstn needs its direction",
+    ["-t", "hosted_pstn", ...CASCADE, ...TTS],
+    "--daily-pstn-mode (daily_pstn_mode): required with transport hosted_pstn",
+  ],
+  [
+    "carrier1_hosted_sip needs its direction",
+    ["-t", "carrier1_hosted_sip", ...CASCADE, ...TTS],
+    "--twilio-daily-sip-mode (twilio_daily_sip_mode): required with transport carrier1_hosted_sip",
+  ],
+  [
+    "a direction is dial-in or dial-out",
+    ["-t", "hosted_pstn_dialin", "--daily-pstn-mode", "sideways", ...CASCADE, ...TTS],
+    '--daily-pstn-mode (daily_pstn_mode): invalid value "sideways"',
+  ],
+  [
+    "PSTN is dial-in or dial-out in one project, not both",
+    ["-t", "hosted_pstn_dialin", "-t", "hosted_pstn_dialout", ...CASCADE, ...TTS],
+    "hosted_pstn is either dial-in or dial-out in one project, not both",
+  ],
+  [
+    "SIP is dial-in or dial-out in one project, not both",
+    ["-t", "carrier1_hosted_sip_dialin", "-t", "carrier1_hosted_sip_dialout", ...CASCADE, ...TTS],
+    "carrier1_hosted_sip is either dial-in or dial-out in one project, not both",
+  ],
+  [
+    "--daily-pstn-mode needs hosted_pstn",
+    ["--daily-pstn-mode", "dial-in", ...PHONE],
+    "--daily-pstn-mode (daily_pstn_mode): only with transport hosted_pstn",
+  ],
+  [
+    "--twilio-daily-sip-mode needs carrier1_hosted_sip",
+    ["--twilio-daily-sip-mode", "dial-out", ...PHONE],
+    "--twilio-daily-sip-mode (twilio_daily_sip_mode): only with transport carrier1_hosted_sip",
+  ],
+  [
+    "a PSTN direction agrees with the transport",
+    ["-t", "hosted_pstn_dialin", "--daily-pstn-mode", "dial-out", ...CASCADE, ...TTS],
+    '"dial-out" contradicts transport hosted_pstn_dialin',
+  ],
+  [
+    "a SIP direction agrees with the transport",
+    ["-t", "carrier1_hosted_sip_dialout", "--twilio-daily-sip-mode", "dial-in", ...CASCADE, ...TTS],
+    '"dial-in" contradicts transport carrier1_hosted_sip_dialout',
+  ],
+  ["a bot type is web or telephony", ["-b", "kiosk", ...WEB], 'invalid value "kiosk"'],
+  [
+    "a web bot takes no phone line",
+    ["-b", "web", ...PHONE],
+    "a web bot cannot use the telephony transport carrier1",
+  ],
+  [
+    "a telephony bot has a telephony transport",
+    ["-b", "telephony", ...WEB],
+    "a telephony bot needs a telephony transport",
+  ],
+  ["a mode is required", ["-t", "lightweb"], "--mode (mode): required"],
+  ["a mode is cascade or realtime", ["-t", "lightweb", "-m", "hybrid"], 'invalid value "hybrid"'],
+  [
+    "cascade needs --stt",
+    ["-t", "lightweb", "-m", "cascade", "--llm", "openai_llm", ...TTS],
+    "--stt (stt_service): required in cascade mode",
+  ],
+  [
+    "cascade needs --llm",
+    ["-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", ...TTS],
+    "--llm (llm_service): required in cascade mode",
+  ],
+  [
+    "cascade needs --tts",
+    ["-t", "lightweb", ...CASCADE],
+    "--tts (tts_service): required in cascade mode",
+  ],
+  [
+    "cascade takes no --realtime",
+    [...WEB, "--realtime", "openai_realtime"],
+    "--realtime (realtime_service): only in realtime mode",
+  ],
+  [
+    "realtime needs --realtime",
+    ["-t", "lightweb", "-m", "realtime"],
+    "--realtime (realtime_service): required in realtime mode",
+  ],
+  [
+    "realtime takes no cascade service",
+    ["-t", "lightweb", "-m", "realtime", "--realtime", "openai_realtime", ...TTS],
+    "--tts (tts_service): only in cascade mode",
+  ],
+  [
+    "a service is known",
+    ["-t", "lightweb", "-m", "cascade", "--stt", "nope_stt", "--llm", "openai_llm", ...TTS],
+    'unknown speech-to-text service "nope_stt"',
+  ],
+  [
+    "a service is of its kind",
+    ["-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm", "cartesia_tts", ...TTS],
+    '"cartesia_tts" is a text-to-speech service, not a language-model one',
+  ],
+  [
+    "an avatar is for web bots",
+    [...PHONE, "--video", "tavus_video"],
+    "--video (video_service): for web bots only",
+  ],
+  [
+    "video input is for web bots",
+    [...PHONE, "--video-input"],
+    "--video-input (video_input): for web bots only",
+  ],
+  [
+    "video output is for web bots",
+    [...PHONE, "--video-output"],
+    "--video-output (video_output): for web bots only",
+  ],
+  [
+    "a client is for web bots",
+    [...PHONE, "--client-framework", "vanilla"],
+    "--client-framework (client_framework): for web bots only",
+  ],
+  [
+    "a cascade LLM never sees the camera",
+    [...WEB, "--video-input"],
+    "--video-input (video_input): only in realtime mode",
+  ],
+  [
+    "a client framework is known",
+    [...WEB, "--client-framework", "svelte"],
+    '--client-framework (client_framework): invalid value "svelte"',
+  ],
+  [
+    "a client server is known",
+    [...WEB, "--client-framework", "uilib", "--client-server", "webpack"],
+    '--client-server (client_server): invalid value "webpack"',
+  ],
+  [
+    "a client server is for the uilib client",
+    [...WEB, "--client-framework", "vanilla", "--client-server", "devserver_b"],
+    "--client-server (client_server): only with --client-framework uilib",
+  ],
+  [
+    "no client server without a client",
+    [...WEB, "--client-server", "devserver_a"],
+    "--client-server (client_server): only with --client-framework uilib",
+  ],
+  [
+    "an avatar renders video",
+    [...WEB, "--video", "tavus_video", "--no-video-output"],
+    "--video tavus_video renders video; drop --no-video-output",
+  ],
+  [
+    "noise cancellation needs the cloud",
+    [...WEB, "--enable-denoise", "--no-deploy-to-cloud"],
+    "--enable-denoise (enable_denoise): needs cloud deployment",
+  ],
+];
+
+for (const [rule, args, expected] of RULES) {
+  Deno.test(`validation rule: ${rule}`, async () => {
+    await using dir = await tempDir();
+    const run = await voicebot(["init", "bot", ...args], { cwd: dir.path });
+    assert.equal(run.code, 2, `exit ${run.code}:\n${run.stderr}`);
+    const problems = run.stderr.split("\n").filter((line) => line.startsWith("  - "));
+    assert.equal(problems.length, 1, run.stderr);
+    assert.ok(problems[0].includes(expected), `expected "${expected}" in:\n${run.stderr}`);
+    assert.equal(run.stdout, "");
+    assert.equal(await exists(join(dir.path, "bot")), false, "nothing may be written");
+  });
+}
