@@ -10,6 +10,17 @@ export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 export const BUNDLE = Deno.env.get("VOICEBOT_TEST_BUNDLE");
 export const ENTRY = BUNDLE ?? MAIN;
 
+/**
+ * The Deno cache of this test run. A spawned CLI gets it even though its HOME is a temporary one:
+ * otherwise every run would fetch each npm package again into that HOME's cache.
+ */
+export const DENO_DIR: string = Deno.env.get("DENO_DIR") ?? JSON.parse(
+  new TextDecoder().decode(
+    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" }).output())
+      .stdout,
+  ),
+).denoDir;
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -40,6 +51,7 @@ export async function voicebot(
       NO_COLOR: "1",
       HOME: home.path,
       XDG_CONFIG_HOME: join(home.path, ".config"),
+      DENO_DIR,
       ...options.env,
     },
     // A hung CLI fails its test instead of hanging the suite.

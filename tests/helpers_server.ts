@@ -8,7 +8,7 @@ import { generateApiKey, Vault } from "../src/server/crypto.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { openStorage } from "../src/server/serve.ts";
 import type { Storage } from "../src/server/storage/types.ts";
-import { tempDir } from "./helpers.ts";
+import { DENO_DIR, tempDir } from "./helpers.ts";
 
 export { tempDir };
 
@@ -217,6 +217,7 @@ export async function spawnServer(
     env: {
       NO_COLOR: "1",
       HOME: home.path,
+      DENO_DIR,
       VOICEBOT_MASTER_KEY: MASTER_KEY,
       ...databaseArgs(database).env,
       ...options.env,

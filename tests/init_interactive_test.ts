@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import { DENO_DIR, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
 import { VERSION } from "../src/version.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -29,7 +29,8 @@ class Terminal implements AsyncDisposable {
       .map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
     await Deno.writeTextFile(
       script,
-      `cd '${cwd}'\nexport NO_COLOR=1 HOME='${home}' XDG_CONFIG_HOME='${home}/.config'\n` +
+      `cd '${cwd}'\nexport NO_COLOR=1 HOME='${home}' XDG_CONFIG_HOME='${home}/.config' ` +
+        `DENO_DIR='${DENO_DIR}'\n` +
         `${quoted}\necho "__EXIT=$?__"\nsleep 300\n`,
     );
     const terminal = new Terminal(socket, home);
