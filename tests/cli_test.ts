@@ -9,11 +9,15 @@ Deno.test("--version prints the version from deno.json", async () => {
   assert.equal(run.stdout.trim(), meta.version);
 });
 
-for (const command of [[], ["init"], ["cloud"], ["cloud", "serve"]]) {
+for (
+  const command of [[], ["init"], ["cloud"], ["cloud", "serve"], ["cloud", "secrets", "set"]]
+) {
   Deno.test(`\`voicebot ${[...command, "--help"].join(" ")}\` shows usage and exits 0`, async () => {
     const run = await voicebot([...command, "--help"]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /USAGE:/);
+    // --verbose works on every command, so every --help lists it.
+    assert.match(run.stdout, /^ +--verbose +Show the details of an unexpected error$/m);
     assert.equal(run.stderr, "");
   });
 }
@@ -67,6 +71,73 @@ Deno.test("usage errors exit 2 with the problem and a hint", async () => {
     assert.match(run.stderr, message);
     assert.match(run.stderr, /hint: /);
     assert.equal(run.stdout, "");
+  }
+});
+
+Deno.test("a typo gets the nearest option, command, service or transport, and a hint that fits", async () => {
+  for (
+    const [args, suggestion, hint] of [
+      [
+        ["init", "x", "--transprot", "lightweb"],
+        /Unknown option: --transprot; did you mean "--transport"\?/,
+        /add `--help` to see the options/,
+      ],
+      [
+        ["clod"],
+        /Command not found: clod; did you mean "cloud"\?/,
+        /run `voicebot --help` to see the commands/,
+      ],
+      [
+        ["cloud", "secrest"],
+        /Command not found: secrest; did you mean "secrets"\?/,
+        /run `voicebot cloud --help` to see the commands/,
+      ],
+      [
+        ["init", "x", "-t", "lightwbe", "-m", "realtime", "--realtime", "openai_realtim"],
+        /unknown transport "lightwbe"; did you mean "lightweb"\?[\s\S]*unknown realtime service "openai_realtim"; did you mean "openai_realtime"\?/,
+        /--list-options/,
+      ],
+      [
+        [
+          "init",
+          "x",
+          "-t",
+          "lightweb",
+          "-m",
+          "cascade",
+          "--stt",
+          "deepgram",
+          "--llm",
+          "openai",
+          "--tts",
+          "cartesia_tts",
+        ],
+        /"deepgram"; did you mean "deepgram_stt"\?[\s\S]*"openai"; did you mean "openai_llm"\?/,
+        /--list-options/,
+      ],
+      // A bad project name has nothing to do with the catalog: no --list-options hint.
+      [
+        [
+          "init",
+          "x",
+          "--name",
+          "My Bot",
+          "-t",
+          "lightweb",
+          "-m",
+          "realtime",
+          "--realtime",
+          "openai_realtime",
+        ],
+        /not a valid project name/,
+        /hint: `voicebot init --help` describes every option/,
+      ],
+    ] as const
+  ) {
+    const run = await voicebot(args);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, suggestion);
+    assert.match(run.stderr, hint);
   }
 });
 
