@@ -267,8 +267,37 @@ Deno.test(
     const { code, screen } = await term.exit();
     assert.deepEqual(code, 0, screen);
     const guide = await Deno.readTextFile(join(dir, "AGENTS.md"));
-    assert.ok(guide.includes(`<!-- voicebot-guide ${VERSION} -->`), guide);
+    assert.ok(guide.startsWith(`<!-- voicebot-guide ${VERSION} agent `), guide);
     assert.ok(screen.includes("voicebot init old --overwrite-guide"), screen);
+  },
+);
+
+Deno.test(
+  "init in a terminal on a scaffolded project: its own guides are offered, nothing else is asked",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const scaffold = [
+      "init",
+      "made",
+      "-t",
+      "lightweb",
+      "-m",
+      "realtime",
+      "--realtime",
+      "openai_realtime",
+    ];
+    assert.equal((await voicebot(scaffold, { cwd: cwd.path })).code, 0);
+    const dir = join(cwd.path, "made");
+    const projectGuide = await Deno.readTextFile(join(dir, "AGENTS.md"));
+    await Deno.writeTextFile(join(dir, "AGENTS.md"), "<!-- voicebot-guide 0.0.1 -->\nold guide\n");
+    await using term = await Terminal.start(cwd.path, ["init", "made"]);
+    await term.answer("AGENTS.md (voicebot 0.0.1) came from another voicebot version", "Enter");
+    const { code, screen } = await term.exit();
+    assert.deepEqual(code, 0, screen);
+    assert.ok(!screen.includes("How do you want to build your bot?"), screen);
+    assert.equal(await Deno.readTextFile(join(dir, "AGENTS.md")), projectGuide);
+    assert.equal(await exists(join(dir, "GETTING_STARTED.md")), false);
   },
 );
 
