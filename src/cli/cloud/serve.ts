@@ -165,10 +165,10 @@ async function listKeys(organization: string | undefined, database: string, json
     lastUsed: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
   }));
   if (json) return printJson(keys);
-  const { default: Table } = await import("cli-table3");
-  const table = new Table({ head: ["id", "created", "last used"], style: { head: [] } });
-  for (const key of keys) table.push([key.id, key.created, key.lastUsed ?? "never"]);
-  console.log(table.toString());
+  const { table } = await import("../../secrets/render.ts");
+  const out = table(["id", "created", "last used"]);
+  for (const key of keys) out.push([key.id, key.created, key.lastUsed ?? "never"]);
+  console.log(out.toString());
 }
 
 async function revokeKey(keyId: string, database: string) {
