@@ -227,7 +227,7 @@ function databaseOf(flag: string | undefined): string {
   return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
 }
 
-function hasPassword(database: string): boolean {
+export function hasPassword(database: string): boolean {
   if (!/^postgres(ql)?:/i.test(database)) return false;
   try {
     const url = new URL(database);
