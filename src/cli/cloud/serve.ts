@@ -17,6 +17,8 @@ const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 export const AUTH_CACHE_SECONDS = 2;
 const ACTIONS =
   "`create-key --organization ORG`, `list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
+/** The words that make `cloud serve` do something else than serve (completion offers them). */
+export const SERVE_ACTIONS = ["create-key", "list-keys", "revoke-key"] as const;
 
 const DATABASE_URL_ENV = "VOICEBOT_DATABASE_URL";
 
@@ -33,6 +35,12 @@ export default define({
     "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead;\n" +
     "  `list-keys -o ORG [--json]` lists ORG's key ids; `revoke-key KEY_ID` revokes one.",
   args: {
+    action: {
+      type: "positional",
+      required: false,
+      choices: SERVE_ACTIONS,
+      description: "create-key, list-keys or revoke-key KEY_ID instead of serving",
+    },
     organization: {
       type: "string",
       short: "o",
