@@ -2,8 +2,9 @@
  * CLI start-up, measured against the floor: `deno run` of an empty script. Each command runs
  * RUNS times in a fresh process, in rounds (every command once per round), so that a load that
  * comes and goes on a shared machine weighs on all of them alike. The table shows the median and
- * p90 wall time and the ratio of the median to the floor's. Run from source and from the bundle
- * (`deno task bundle` first), whose size is printed with the table. BENCH_RUNS=N changes RUNS.
+ * p90 wall time and the ratio of the median to the floor's. Run from source and from the bundle,
+ * whose size is printed with the table; a bundle that is missing, or older than what it is built
+ * from, is rebuilt first (`deno task bundle`). BENCH_RUNS=N changes RUNS.
  */
 import { join } from "pathe";
 
@@ -39,6 +40,44 @@ async function timeOnce(args: string[], cwd: string, env = {}): Promise<number> 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
+/** What `deno task bundle` builds dist/ from, relative to the repository. */
+const BUNDLE_SOURCES = ["main.ts", "deno.json", "deno.lock", "src", "scripts/lazy_require.ts"];
+
+/** Why `root`'s dist/voicebot.js cannot be measured as it is (missing, or older than a source). */
+export async function staleBundle(root: string): Promise<string | undefined> {
+  const built = await Deno.stat(join(root, "dist/voicebot.js")).catch(() => undefined);
+  if (!built?.mtime) return "dist/voicebot.js is missing";
+  const newer = async (path: string): Promise<string | undefined> => {
+    const info = await Deno.stat(join(root, path)).catch(() => undefined);
+    if (!info) return undefined;
+    if (info.isDirectory) {
+      for await (const entry of Deno.readDir(join(root, path))) {
+        const found = await newer(`${path}/${entry.name}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    return info.mtime && info.mtime > built.mtime! ? path : undefined;
+  };
+  for (const source of BUNDLE_SOURCES) {
+    const found = await newer(source);
+    if (found) return `dist/voicebot.js is older than ${found}`;
+  }
+}
+
+/** Rebuilds dist/ when it is stale, so that the bundle's rows measure the current sources. */
+async function freshBundle(): Promise<void> {
+  const stale = await staleBundle(ROOT);
+  if (!stale) return;
+  console.log(`${stale}: deno task bundle`);
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "bundle"],
+    cwd: ROOT,
+    stdin: "null",
+  }).spawn().status;
+  if (!success) throw new Error("deno task bundle failed");
+}
+
 /** The bundle's entry and the whole of dist/ (the entry plus its lazily loaded chunks), in KB. */
 async function bundleSize(dist: string): Promise<string> {
   let total = 0;
@@ -58,9 +97,11 @@ export async function benchCli(): Promise<void> {
   try {
     const empty = join(work, "empty.ts");
     await Deno.writeTextFile(empty, "");
-    const entries: [string, string][] = [["source", join(ROOT, "main.ts")]];
-    const bundle = join(ROOT, "dist/voicebot.js");
-    if (await Deno.stat(bundle).then(() => true, () => false)) entries.push(["bundle", bundle]);
+    await freshBundle();
+    const entries: [string, string][] = [
+      ["source", join(ROOT, "main.ts")],
+      ["bundle", join(ROOT, "dist/voicebot.js")],
+    ];
 
     const cases: Case[] = [];
     const add = (
@@ -124,7 +165,7 @@ export async function benchCli(): Promise<void> {
         } ${ratio(row.min / floor.min)}`,
       );
     }
-    if (entries.length > 1) console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
+    console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
   } finally {
     await Deno.remove(work, { recursive: true });
   }

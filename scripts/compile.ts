@@ -41,8 +41,14 @@ async function main(requested: string[]) {
       `${OUT}/${name}`,
       "main.ts",
     ];
-    const { success } = await new Deno.Command(Deno.execPath(), { args }).output();
-    if (!success) throw new Error(`deno ${args.join(" ")} failed`);
+    // deno compile's own output, its errors above all, goes to ours: a release job shows why.
+    const { success } = await new Deno.Command(Deno.execPath(), {
+      args,
+      stdin: "null",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (!success) throw new Error(`deno ${args.join(" ")} failed (its output is above)`);
     const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(`${OUT}/${name}`));
     const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
     sums.push(`${hex}  ${name}`);

@@ -22,6 +22,24 @@ for (
   });
 }
 
+Deno.test("`voicebot --help` lists the commands, not the CLI itself, and --verbose", async () => {
+  const run = await voicebot(["--help"]);
+  assert.match(run.stdout, /^COMMANDS:\n {2}cloud /m);
+  assert.doesNotMatch(run.stdout, /\[voicebot\]/);
+  assert.match(run.stdout, /^ {2}--verbose /m);
+});
+
+for (const group of [["cloud"], ["cloud", "auth"], ["cloud", "secrets"]]) {
+  const path = ["voicebot", ...group].join(" ");
+  Deno.test(`\`${path} --help\` shows its own path in its usage line`, async () => {
+    const run = await voicebot([...group, "--help"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`^USAGE:\n {2}${path} \\[COMMANDS\\]`, "m"));
+    // and its subcommands' help below it, once each
+    assert.doesNotMatch(run.stdout, new RegExp(`${path} ${group.at(-1)} `));
+  });
+}
+
 Deno.test("init --help documents every scaffold option", async () => {
   const run = await voicebot(["init", "--help"]);
   for (

@@ -5,17 +5,21 @@
  * Work done while running counts too: the hot path never reads Node's `process` (its first use
  * sets up the Node compatibility layer) and never builds an ICU collator (`localeCompare`,
  * `Intl.Collator`: about 20 ms on its first call).
+ *
+ * When VOICEBOT_TEST_BUNDLE names the bundle (.ci/run's bundle-e2e check), the bundle is held to
+ * the same: its entry and the chunks it imports statically import no `node:` module, and the hot
+ * commands run from it touch neither `process` nor a collator.
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { tempDir } from "./helpers.ts";
+import { BUNDLE, MAIN, tempDir } from "./helpers.ts";
 
 interface ModuleInfo {
   specifier: string;
   dependencies?: { isDynamic?: boolean; code?: { specifier?: string } }[];
 }
 
-/** Every module `entry` reaches through static imports. */
+/** Every module `entry` (relative to this file, or absolute) reaches through static imports. */
 async function staticGraph(entry: string): Promise<string[]> {
   const path = new URL(entry, import.meta.url).pathname;
   const output = await new Deno.Command(Deno.execPath(), {
@@ -50,6 +54,16 @@ function assertLean(graph: string[], allowedPackages: string[]) {
 
 Deno.test("main.ts loads only gunshi and our own modules at start", async () => {
   assertLean(await staticGraph("../main.ts"), ["npm:gunshi@", "npm:/gunshi@"]);
+});
+
+Deno.test({
+  name: "the bundle's entry loads no node: module and no npm: package at start",
+  ignore: !BUNDLE,
+  fn: async () => {
+    const graph = await staticGraph(BUNDLE!);
+    assert.ok(graph.length > 1, "the entry imports its shared chunks");
+    assertLean(graph, []);
+  },
 });
 
 Deno.test("init's core loads no node: module, and zod only as zod/mini", async () => {
@@ -92,22 +106,29 @@ const HOT_COMMANDS = [
   ["init", "quickstart"],
 ];
 
-for (const args of HOT_COMMANDS) {
-  Deno.test(`\`voicebot ${args.join(" ")}\` touches neither process nor an ICU collator`, async () => {
-    await using dir = await tempDir();
-    const watch = join(dir.path, "watch.js");
-    await Deno.writeTextFile(watch, WATCH);
-    const main = new URL("../main.ts", import.meta.url).pathname;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", "--preload", watch, main, ...args],
-      cwd: dir.path,
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 0, stderr);
-    assert.deepEqual(stderr.match(/hot-path-watch: .*/g) ?? [], []);
-  });
+const ENTRIES: [string, string][] = [["main.ts", MAIN]];
+if (BUNDLE) ENTRIES.push(["the bundle", BUNDLE]);
+
+for (const [kind, entry] of ENTRIES) {
+  for (const args of HOT_COMMANDS) {
+    Deno.test(
+      `\`voicebot ${args.join(" ")}\` from ${kind} touches neither process nor an ICU collator`,
+      async () => {
+        await using dir = await tempDir();
+        const watch = join(dir.path, "watch.js");
+        await Deno.writeTextFile(watch, WATCH);
+        const output = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", "--quiet", "--preload", watch, entry, ...args],
+          cwd: dir.path,
+          stdin: "null",
+          stdout: "null",
+          stderr: "piped",
+          env: { NO_COLOR: "1" },
+        }).output();
+        const stderr = new TextDecoder().decode(output.stderr);
+        assert.equal(output.code, 0, stderr);
+        assert.deepEqual(stderr.match(/hot-path-watch: .*/g) ?? [], []);
+      },
+    );
+  }
 }

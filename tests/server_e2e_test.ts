@@ -125,6 +125,7 @@ backendTest(
     assert.match(listed[0].created, /^\d{4}-\d\d-\d\dT/);
     const table = await serveAction(database.spec, ["list-keys", "-o", "acme"]);
     assert.match(table.stdout, new RegExp(`${keyId}.*\\d{4}-`));
+    assert.ok(!table.stdout.includes("\x1b"), "no ANSI codes with NO_COLOR, into a pipe");
     for (const output of [JSON.stringify(listed), table.stdout, table.stderr]) {
       assert.ok(!output.includes(key.slice(24)), "no secret in list-keys");
     }

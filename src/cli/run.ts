@@ -15,6 +15,8 @@ const root = define({
   name: "voicebot",
   description:
     `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
+  // gunshi lists the entry command among the commands, as `[voicebot]`; internal leaves it out.
+  internal: true,
   run: () => {
     throw new NoCommandGiven();
   },
@@ -43,17 +45,35 @@ export async function run(argv: readonly string[]): Promise<number> {
 }
 
 /**
- * gunshi's own usage renderer, minus one cost: it sorts the subcommands with `localeCompare`, whose
- * first call builds an ICU collator (about 20 ms, a third of `voicebot --help`). Command names are
- * ASCII, so code-unit order is the same order; the swap lasts only while the text is rendered.
+ * gunshi's own usage renderer, with three changes.
+ *
+ * - One cost less: it sorts the subcommands with `localeCompare`, whose first call builds an ICU
+ *   collator (about 20 ms, a third of `voicebot --help`). Command names are ASCII, so code-unit
+ *   order is the same order; the swap lasts only while the text is rendered.
+ * - A group's own path in its usage line: for a group run without a subcommand (`cloud --help`),
+ *   gunshi writes `voicebot [COMMANDS]`, leaving the path out. Rendered as if the CLI were called
+ *   `voicebot cloud` at the top, it writes `voicebot cloud [COMMANDS]`, and its "run any command
+ *   with --help" lines stay `voicebot cloud auth --help`.
+ * - `--verbose` under `--help` (`withVerbose`).
  */
 async function renderUsageQuickly(ctx: Parameters<typeof renderUsage>[0]): Promise<string> {
   const localeCompare = String.prototype.localeCompare;
   String.prototype.localeCompare = function (this: string, other: string) {
     return this < other ? -1 : this > other ? 1 : 0;
   };
+  const group = ctx.omitted && ctx.commandPath.length > 0;
   try {
-    return withVerbose(await renderUsage(ctx));
+    return withVerbose(
+      await renderUsage(
+        group
+          ? {
+            ...ctx,
+            env: { ...ctx.env, name: [ctx.env.name, ...ctx.commandPath].join(" ") },
+            commandPath: [],
+          }
+          : ctx,
+      ),
+    );
   } finally {
     String.prototype.localeCompare = localeCompare;
   }

@@ -1,6 +1,7 @@
 /**
  * Tables for people; `--json` prints the parsed schema objects instead. Key names only: no value
- * ever reaches this module.
+ * ever reaches this module. `table()` is the CLI's one way to make a table (`cloud serve list-keys`
+ * uses it too).
  *
  * @module
  */
@@ -23,8 +24,11 @@ function status(value: SetStatus | undefined, colour: boolean): string {
   return colour ? `${STATUS_COLOURS[value]}${value}\x1b[0m` : value;
 }
 
-function table(head: string[]): Table.Table {
-  // No colours of cli-table3's own: they would ignore NO_COLOR.
+/**
+ * Every table of the CLI is made here. No colours of cli-table3's own (a red head, grey borders):
+ * they would ignore NO_COLOR and pipes; a cell is coloured by its caller, after `colourEnabled()`.
+ */
+export function table(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [] } });
 }
 

@@ -17,6 +17,8 @@ const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 export const AUTH_CACHE_SECONDS = 2;
 const ACTIONS =
   "`create-key --organization ORG`, `list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
+/** The words that make `cloud serve` do something else than serve (completion offers them). */
+export const SERVE_ACTIONS = ["create-key", "list-keys", "revoke-key"] as const;
 
 const DATABASE_URL_ENV = "VOICEBOT_DATABASE_URL";
 
@@ -33,6 +35,12 @@ export default define({
     "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead;\n" +
     "  `list-keys -o ORG [--json]` lists ORG's key ids; `revoke-key KEY_ID` revokes one.",
   args: {
+    action: {
+      type: "positional",
+      required: false,
+      choices: SERVE_ACTIONS,
+      description: "create-key, list-keys or revoke-key KEY_ID instead of serving",
+    },
     organization: {
       type: "string",
       short: "o",
@@ -165,10 +173,10 @@ async function listKeys(organization: string | undefined, database: string, json
     lastUsed: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
   }));
   if (json) return printJson(keys);
-  const { default: Table } = await import("cli-table3");
-  const table = new Table({ head: ["id", "created", "last used"], style: { head: [] } });
-  for (const key of keys) table.push([key.id, key.created, key.lastUsed ?? "never"]);
-  console.log(table.toString());
+  const { table } = await import("../../secrets/render.ts");
+  const out = table(["id", "created", "last used"]);
+  for (const key of keys) out.push([key.id, key.created, key.lastUsed ?? "never"]);
+  console.log(out.toString());
 }
 
 async function revokeKey(keyId: string, database: string) {
@@ -227,7 +235,7 @@ function databaseOf(flag: string | undefined): string {
   return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
 }
 
-function hasPassword(database: string): boolean {
+export function hasPassword(database: string): boolean {
   if (!/^postgres(ql)?:/i.test(database)) return false;
   try {
     const url = new URL(database);

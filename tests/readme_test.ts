@@ -1,0 +1,120 @@
+/**
+ * The README's commands work as written: the install of a release binary, pasted into bash against
+ * a release served on loopback, and the completion installs; and what it shows `--database` is a
+ * value the command accepts.
+ */
+import assert from "node:assert/strict";
+import { join } from "pathe";
+import { hasPassword } from "../src/cli/cloud/serve.ts";
+import { ENTRY, tempDir } from "./helpers.ts";
+
+const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+
+async function found(program: string): Promise<boolean> {
+  const output = await new Deno.Command("sh", {
+    args: ["-c", `command -v ${program}`],
+    stdout: "null",
+  }).output();
+  return output.success;
+}
+
+/** Runs `script` with bash -e in `home` (also its HOME and cwd), with `env` and a short PATH. */
+async function bash(script: string, home: string, env: Record<string, string> = {}) {
+  const output = await new Deno.Command("bash", {
+    args: ["-e", "-c", script],
+    cwd: home,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { HOME: home, PATH: `${home}/.local/bin:/usr/local/bin:/usr/bin:/bin`, ...env },
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+Deno.test({
+  name: "README: the release-binary install runs as written, into a HOME with no ~/.local/bin",
+  ignore: !(await found("curl")) || !(await found("sha256sum")),
+  fn: async () => {
+    const section = README.slice(README.indexOf("**A release binary**"));
+    const block = section.match(/```sh\n([\s\S]*?)```/)?.[1];
+    assert.ok(block, "the install block");
+    // The release's files, as GitHub serves them: the binary (a stand-in) and SHA256SUMS.
+    const binary = "#!/bin/sh\necho 'voicebot usage'\n";
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(binary));
+    const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+    const files: Record<string, string> = {
+      "/v0.1.0/voicebot-x86_64-unknown-linux-gnu": binary,
+      "/v0.1.0/SHA256SUMS": `${"0".repeat(64)}  voicebot-aarch64-unknown-linux-gnu\n` +
+        `${hex}  voicebot-x86_64-unknown-linux-gnu\n`,
+    };
+    await using server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (request) => {
+        const body = files[new URL(request.url).pathname];
+        return body ? new Response(body) : new Response("not found", { status: 404 });
+      },
+    );
+    await using home = await tempDir();
+    const base = `http://127.0.0.1:${server.addr.port}/v0.1.0`;
+    const result = await bash(block, home.path, { base });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /voicebot-x86_64-unknown-linux-gnu: OK/);
+    assert.match(result.stdout, /voicebot usage/, "voicebot --help ran the installed binary");
+
+    // Without `base`, the block stops at once rather than fetching from nowhere.
+    await using other = await tempDir();
+    const unset = await bash(block, other.path, { base: "" });
+    assert.notEqual(unset.code, 0);
+    assert.match(unset.stderr, /set base to/);
+  },
+});
+
+/** The install command of `shell` from the completions table. */
+function completionInstall(shell: string): string {
+  const row = README.split("\n").find((line) => line.startsWith(`| ${shell} `));
+  const command = row?.split("|")[2].match(/`([^`]+)`/)?.[1];
+  assert.ok(command, `the ${shell} row of the completions table`);
+  return command;
+}
+
+for (
+  const [shell, file] of [
+    ["bash", ".local/share/bash-completion/completions/voicebot"],
+    ["fish", ".config/fish/completions/voicebot.fish"],
+  ]
+) {
+  Deno.test(`README: the ${shell} completion install runs as written, in a fresh HOME`, async () => {
+    await using home = await tempDir();
+    // `voicebot` on the PATH is the CLI under test.
+    await Deno.mkdir(join(home.path, ".local/bin"), { recursive: true });
+    const shim = join(home.path, ".local/bin/voicebot");
+    await Deno.writeTextFile(
+      shim,
+      `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet "${ENTRY}" "$@"\n`,
+    );
+    await Deno.chmod(shim, 0o755);
+    const result = await bash(completionInstall(shell), home.path, { NO_COLOR: "1" });
+    assert.equal(result.code, 0, result.stderr);
+    const script = await Deno.readTextFile(join(home.path, file));
+    assert.match(script, /voicebot/);
+  });
+}
+
+Deno.test("README: what it shows for --database is a value --database accepts", () => {
+  const shown = [
+    // the options table's row, and command lines that pass it
+    ...README.split("\n").filter((line) => line.startsWith("| `--database`")),
+    ...README.match(/--database[ =]\S+/g) ?? [],
+  ];
+  assert.ok(shown.length > 0, "the README shows --database");
+  for (const text of shown) {
+    for (const url of text.match(/postgres(ql)?:\/\/[^\s`|)]+/g) ?? []) {
+      assert.ok(!hasPassword(url), `${url} is refused by --database (a password would show in ps)`);
+    }
+  }
+});
