@@ -78,7 +78,7 @@ export class ProvisioningFailedError extends VoicebotError {
 /** The user cancelled at a prompt, or pressed Ctrl-C. */
 export class CancelledError extends VoicebotError {
   override readonly exitCode = ExitCode.Cancelled;
-  constructor(message = "Cancelled.") {
-    super(message);
+  constructor(message = "Cancelled.", options: VoicebotErrorOptions = {}) {
+    super(message, options);
   }
 }

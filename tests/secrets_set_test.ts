@@ -500,6 +500,50 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
   });
 });
 
+Deno.test("--wait: Ctrl-C or Escape at the spinner exits 130 and says what was written", async () => {
+  await withServer(async (server, key) => {
+    // The provisioner takes a minute: the spinner is still up when the key is pressed.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "slow", "A=1", "--wait"],
+      async (term) => {
+        await term.waitFor(/Write 1 key\(s\) to "slow"/);
+        await term.type("y");
+        await term.keys("Enter");
+        await term.waitFor(/Waiting for "slow" to be ready/);
+        await term.keys("C-c");
+        assert.equal(await term.exitCode(), 130, await term.screen());
+        const screen = await term.screen();
+        assert.match(
+          screen,
+          /Cancelled the wait, not the write: created secret set "slow" in us-west \(created A\)/,
+        );
+        assert.match(screen, /see its status with `voicebot cloud secrets list slow`/);
+      },
+    );
+    assert.deepEqual((await detail(server, key, "slow")).keys, ["A"]);
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "slow-reg",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+    ], async (term) => {
+      await term.waitFor(/Waiting for "slow-reg" to be ready/);
+      await term.keys("Escape");
+      assert.equal(await term.exitCode(), 130, await term.screen());
+      assert.match(
+        await term.screen(),
+        /Cancelled the wait, not the write: created image pull secret "slow-reg" for r\.example\.com/,
+      );
+    });
+    assert.equal((await detail(server, key, "slow-reg")).status, "pending");
+  }, ["--provision-delay", "60000"]);
+});
+
 Deno.test("no value, credential or API key appears in any output of this file", () => {
   const all = transcript.join("\n");
   for (const [name, value] of Object.entries(VALUES)) {

@@ -9,7 +9,7 @@ import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive, password } from "../../prompt.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
-import { readStdin, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitTimeout, readStdin, waitArgs, waitWithSpinner } from "./io.ts";
 import { summaryOf } from "./set.ts";
 
 export default define({
@@ -45,6 +45,7 @@ export default define({
       });
     }
     if (extra.length) throw new UsageError("too many arguments: NAME HOST [credentials].");
+    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
     const { checkImagePullSecretInput, encodeCredentials, writeImagePullSecret } = await import(
       "../../../secrets/image_pull_secret.ts"
     );
@@ -65,7 +66,12 @@ export default define({
     });
     let set = response.set;
     if (values.wait) {
-      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+      const written =
+        `${updated ? "updated" : "created"} image pull secret "${name}" for ${host} ` +
+        `in ${set.region}`;
+      set = summaryOf(
+        await waitWithSpinner(api, name, values["wait-timeout"], !values.json, written),
+      );
     }
     if (values.json) printJson({ set, updated });
     else if (set.status !== "failed") {

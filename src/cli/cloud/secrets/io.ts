@@ -1,5 +1,5 @@
 /** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
-import { UsageError } from "../../../errors.ts";
+import { CancelledError, UsageError } from "../../../errors.ts";
 import type { CheckedSecrets, SecretsApi } from "../../../secrets/set.ts";
 import type { SecretSetDetail } from "../../../secrets/schemas.ts";
 
@@ -69,27 +69,45 @@ export const waitArgs = {
   "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
 } as const;
 
-/** `--wait`: polls until ready or failed, with a spinner on a terminal. */
+/** `--wait-timeout`, checked before anything is sent. */
+export function checkWaitTimeout(seconds: number): number {
+  if (!(seconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
+  return seconds;
+}
+
+/**
+ * `--wait`: polls until ready or failed, with a spinner on a terminal. `written` says what the
+ * write did (it has been made): Ctrl-C or Escape at the spinner stops the wait, not the write, and
+ * the CancelledError (exit 130) says so, and how to check the status later.
+ */
 export async function waitWithSpinner(
   api: SecretsApi,
   name: string,
   timeoutSeconds: number,
   show: boolean,
+  written: string,
 ): Promise<SecretSetDetail> {
-  if (!(timeoutSeconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
-  const { waitForSet } = await import("../../../secrets/wait.ts");
-  const wait = () => waitForSet((n) => api.getSet(n), name, { timeoutMs: timeoutSeconds * 1000 });
-  if (!show) return await wait();
-  const { spinner } = await import("../../prompt.ts");
-  const spin = spinner();
-  spin.start(`Waiting for "${name}" to be ready`);
+  const timeoutMs = checkWaitTimeout(timeoutSeconds) * 1000;
+  const [{ waitForSet }, { spinner, orCancelled }] = await Promise.all([
+    import("../../../secrets/wait.ts"),
+    import("../../prompt.ts"),
+  ]);
+  const spin = show ? spinner() : undefined;
+  spin?.start(`Waiting for "${name}" to be ready`);
+  const waiting = waitForSet((n) => api.getSet(n), name, { timeoutMs, signal: spin?.signal });
   try {
-    const set = await wait();
-    if (set.status === "failed") spin.error(`"${name}" failed`);
-    else spin.stop(`"${name}" is ${set.status}`);
+    const set = await (spin ? orCancelled(spin, waiting) : waiting);
+    if (set.status === "failed") spin?.error(`"${name}" failed`);
+    else spin?.stop(`"${name}" is ${set.status}`);
     return set;
   } catch (error) {
-    spin.error(`Stopped waiting for "${name}"`);
+    if (error instanceof CancelledError) {
+      throw new CancelledError(
+        `Cancelled the wait, not the write: ${written}. It may still be pending.`,
+        { hint: `see its status with \`voicebot cloud secrets list ${name}\`.` },
+      );
+    }
+    spin?.error(`Stopped waiting for "${name}"`);
     throw error;
   }
 }
