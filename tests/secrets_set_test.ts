@@ -544,6 +544,42 @@ Deno.test("--wait: Ctrl-C or Escape at the spinner exits 130 and says what was w
   }, ["--provision-delay", "60000"]);
 });
 
+Deno.test("stdin a terminal is never read (it would echo): each command names the alternatives", async () => {
+  await withServer(async (server, key, dir) => {
+    const env = { ...server.env, ...apiEnv(server, key) };
+    // `--json > file`: stdout is not a terminal, so nothing prompts; stdin is the terminal.
+    const out = join(dir, "out.json");
+    {
+      await using term = await terminal(
+        ["cloud", "secrets", "image-pull-secret", "reg2", "r.example.com", "--json"],
+        env,
+        { stdoutTo: out },
+      );
+      assert.equal(await term.exitCode(), 2, await term.screen());
+      const screen = await term.screen();
+      assert.match(screen, /cannot read the credentials from stdin: it is a terminal/);
+      assert.match(screen, /--username USER --password-stdin/);
+      assert.match(screen, /Pipe `username:password` in/);
+    }
+    assert.equal(await Deno.readTextFile(out), "");
+    for (
+      const [args, what] of [
+        [
+          ["image-pull-secret", "reg3", "r.example.com", "--username", "u", "--password-stdin"],
+          "the password",
+        ],
+        [["set", "app", "-f", "-"], "the secrets"],
+        [["diff", "app", "--file", "-"], "the secrets"],
+      ] as const
+    ) {
+      await using term = await terminal(["cloud", "secrets", ...args], env);
+      assert.equal(await term.exitCode(), 2, await term.screen());
+      assert.match(await term.screen(), new RegExp(`cannot read ${what} from stdin`));
+    }
+    assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
+  });
+});
+
 Deno.test("no value, credential or API key appears in any output of this file", () => {
   const all = transcript.join("\n");
   for (const [name, value] of Object.entries(VALUES)) {

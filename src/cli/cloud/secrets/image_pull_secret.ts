@@ -112,7 +112,11 @@ async function readCredentials(
     }
     if (!encode) throw new UsageError("--no-encode takes the encoded credentials as an argument.");
     // One trailing newline, as `echo` adds, is not part of the password.
-    const secret = (await readStdin()).replace(/\r?\n$/, "");
+    const secret = (await readStdin("the password", {
+      hint: 'pipe it in: `echo "$PASSWORD" | voicebot cloud secrets image-pull-secret NAME HOST ' +
+        "--username USER --password-stdin`; or, on a terminal, leave out --username and " +
+        "--password-stdin to type both at hidden prompts.",
+    })).replace(/\r?\n$/, "");
     return `${username}:${secret}`;
   }
   if (argument !== undefined) return argument;
@@ -122,5 +126,11 @@ async function readCredentials(
     const secret = await password("Registry password");
     return `${user}:${secret}`;
   }
-  return (await readStdin()).replace(/\r?\n$/, "");
+  // Stdout is not a terminal (`--json | jq`, `| tee log`): nothing prompts, and stdin is read.
+  const credentials = await readStdin("the credentials", {
+    hint: "stdout is not a terminal, so nothing prompts. Pipe `username:password` in, or the " +
+      "password alone with `--username USER --password-stdin`; or run it with stdout on the " +
+      "terminal to type them at hidden prompts.",
+  });
+  return credentials.replace(/\r?\n$/, "");
 }

@@ -33,7 +33,12 @@ const MAX_INPUT_BYTES = 1024 * 1024;
 
 /** The dotenv text of `--file PATH`, or of stdin for `-`, labelled as problems will name it. */
 export async function readSecretsFile(path: string): Promise<{ label: string; text: string }> {
-  if (path === "-") return { label: "stdin", text: await readStdin() };
+  if (path === "-") {
+    const text = await readStdin("the secrets", {
+      hint: "pipe them in (`--file - < .env`), or name the file (`--file .env`).",
+    });
+    return { label: "stdin", text };
+  }
   try {
     const info = await Deno.stat(path);
     if (!info.isFile) throw new UsageError(`--file ${path} is not a file.`);
@@ -52,8 +57,18 @@ export async function readSecretsFile(path: string): Promise<{ label: string; te
   }
 }
 
-/** All of stdin as UTF-8, at most MAX_INPUT_BYTES. */
-export async function readStdin(): Promise<string> {
+/**
+ * All of stdin as UTF-8, at most MAX_INPUT_BYTES. Refused when stdin is a terminal: the terminal
+ * would echo what is typed (secrets, credentials), and a command that waits for input without a
+ * prompt looks hung. A hidden prompt is the way to type a secret; `hint` names the alternatives.
+ */
+export async function readStdin(what: string, options: { hint: string }): Promise<string> {
+  if (Deno.stdin.isTerminal()) {
+    throw new UsageError(
+      `cannot read ${what} from stdin: it is a terminal, which would show what you type.`,
+      { hint: options.hint },
+    );
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of Deno.stdin.readable) {
