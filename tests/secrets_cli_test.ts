@@ -290,6 +290,27 @@ Deno.test("unset and delete with --skip change the server; a missing set or key 
   assert.equal(badName.code, ExitCode.Usage);
 });
 
+Deno.test("unset never shows a key that may be a value typed in its place", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  const invalid = "sk-live-4f9c2a0b";
+  const token = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+  SECRETS.add(invalid);
+  SECRETS.add(token);
+  const bad = await s.run(["cloud", "secrets", "unset", "bot-secrets", invalid, "-s"]);
+  assert.equal(bad.code, ExitCode.Usage);
+  assert.match(bad.stderr, /argument 2 is not a key name/);
+  // A valid name that reads like a token: not shown, neither in the refusal without a terminal
+  // nor when the set has no such key.
+  const refused = await s.run(["cloud", "secrets", "unset", "bot-secrets", token]);
+  assert.equal(refused.code, ExitCode.Usage);
+  assert.match(refused.stderr, /removing a key \(not shown: it reads like a value\)/);
+  const missing = await s.run(["cloud", "secrets", "unset", "bot-secrets", token, "-s"]);
+  assert.equal(missing.code, ExitCode.NotFound);
+  assert.match(missing.stderr, /has no such key \(the one given is not shown/);
+  for (const result of [bad, refused, missing]) assert.ok(!result.stderr.includes("4eC39"));
+});
+
 Deno.test("without a terminal and without --skip, unset and delete refuse (exit 2) and change nothing", async () => {
   await using s = await loggedIn();
   await s.put("bot-secrets", secretsBody());

@@ -50,6 +50,9 @@ const VALUES = {
   hashed: "pa#ss-w0rd",
   crlf: "crlf-v4lue",
   registryPassword: "regi5try-pa55",
+  padded: "c2VjcmV0LXRva2VuLXZhbHVl==",
+  onePad: "c2VjcmV0LXRva2VuLXZhbHVlcw=",
+  slashed: "Zm9vYmFyLXNlY3JldC12YWx1ZQ/x==",
 };
 
 const DOTENV = [
@@ -141,6 +144,10 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
       `DUP=${VALUES.spaced}`,
       "1KEY=x",
       VALUES.hashed,
+      // Secret-looking text where pairs go: reported by position, never shown nor made a key.
+      VALUES.padded,
+      VALUES.onePad,
+      VALUES.slashed,
       "-f",
       file,
     ]);
@@ -148,12 +155,15 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
     assert.equal(result.stdout, "");
     for (
       const expected of [
-        /set name "bad_name"/,
-        /argument 3: key "1KEY"/,
+        /argument 1 is not a set name/,
+        /argument 3: what comes before "=" is not a key name/,
         /argument 4: expected KEY=value/,
+        /argument 5: this reads as a value ending in "=" padding/,
+        /argument 6: this reads as a value ending in "=" padding/,
+        /argument 7: what comes before "=" is not a key name/,
         /bad\.env:2: expected KEY=value/,
         /bad\.env:3: DUP is also given at argument 2/,
-        /bad\.env:4: EMPTY is empty \(add --allow-empty/,
+        /bad\.env:4: EMPTY is empty: fill it in, or delete the line/,
       ]
     ) assert.match(result.stderr, expected);
     assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
@@ -168,6 +178,21 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
       "--allow-empty",
     ]);
     assert.equal(allowed.code, 0, allowed.stderr);
+    assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
+    // Even with --allow-empty, a token with "=" padding is not made a key; nothing is sent.
+    for (const token of [VALUES.padded, VALUES.onePad]) {
+      const refused = await cli(server, key, [
+        "cloud",
+        "secrets",
+        "set",
+        "ok",
+        token,
+        "--allow-empty",
+        "--dry-run",
+      ]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /argument 2: this reads as a value ending in "=" padding/);
+    }
     assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
   });
 });
@@ -583,7 +608,10 @@ Deno.test("stdin a terminal is never read (it would echo): each command names th
 Deno.test("no value, credential or API key appears in any output of this file", () => {
   const all = transcript.join("\n");
   for (const [name, value] of Object.entries(VALUES)) {
-    for (const part of value.split("\n")) assert.ok(!all.includes(part), `${name} leaked`);
+    // Each part too: a value may be printed without its "=" padding or across lines.
+    for (const part of [value, ...value.split(/[\n=]+/).filter((p) => p.length >= 6)]) {
+      assert.ok(!all.includes(part), `${name} leaked`);
+    }
   }
   assert.ok(!all.includes("vb_sk_"), "an API key leaked");
   assert.ok(!all.includes("fingerprintKey"), "the fingerprint key was printed");

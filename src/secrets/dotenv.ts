@@ -81,7 +81,8 @@ export function parse(text: string): DotenvResult {
       if (quoted === undefined) {
         problems.push({
           line: startLine,
-          message: `the ${quote === "'" ? "single" : "double"} quote that opens ${key}'s value ` +
+          // No key in messages: the text before "=" may be a value (the caller checks names).
+          message: `the ${quote === "'" ? "single" : "double"} quote that opens the value ` +
             "is never closed",
         });
         // Skip only this line: the lines after it are read as entries of their own.
@@ -95,7 +96,7 @@ export function parse(text: string): DotenvResult {
       if (rest !== "" && !rest.startsWith("#")) {
         problems.push({
           line,
-          message: `unexpected text after ${key}'s closing quote (a comment starts with " #")`,
+          message: `unexpected text after the value's closing quote (a comment starts with " #")`,
         });
       } else {
         entries.push({ key, value: quoted.value, line: startLine });

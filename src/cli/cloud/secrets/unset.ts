@@ -1,6 +1,7 @@
 /** `voicebot cloud secrets unset <name> <secret_key>`: remove one key from a set. */
 import { define } from "gunshi";
 import { NotFoundError } from "../../../errors.ts";
+import { showableKey } from "../../../secrets/names.ts";
 import { printJson, printSuccess } from "../../output.ts";
 import { connect, connectionArgs } from "../connect.ts";
 import {
@@ -25,11 +26,15 @@ export default define({
     const { name, secret_key: key, json } = ctx.values;
     checkSetName(name);
     checkKeyName(key);
-    const ask = mustConfirm({ ...ctx.values, action: `removing key ${key} from set "${name}"` });
+    // A key that reads like a token may be a value typed where the key goes: it is named only
+    // once the set is known to hold it.
+    const shown = showableKey(key) ? `key ${key}` : undefined;
+    const label = shown ?? "a key (not shown: it reads like a value)";
+    const ask = mustConfirm({ ...ctx.values, action: `removing ${label} from set "${name}"` });
     const { client, organization } = await connect(ctx.values);
     if (ask) {
       const set = await client.getSet(name).catch(notFoundHint(name, organization));
-      if (!set.keys.includes(key)) throw missingKey(name, key, organization);
+      if (!set.keys.includes(key)) throw missingKey(name, shown, organization);
       await confirmOrCancel(
         `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
       );
@@ -38,7 +43,7 @@ export default define({
       if (error instanceof NotFoundError) {
         // Which is missing, the set or the key? The server's message says; ours names both.
         throw /key/i.test(error.message)
-          ? missingKey(name, key, organization, error)
+          ? missingKey(name, shown, organization, error)
           : notFoundHint(name, organization)(error);
       }
       throw error;
@@ -48,8 +53,14 @@ export default define({
   },
 });
 
-function missingKey(name: string, key: string, organization: string, cause?: NotFoundError) {
-  return new NotFoundError(`set "${name}" in organization "${organization}" has no key ${key}.`, {
+function missingKey(
+  name: string,
+  shown: string | undefined,
+  organization: string,
+  cause?: NotFoundError,
+) {
+  const what = shown ?? "such key (the one given is not shown: it reads like a value)";
+  return new NotFoundError(`set "${name}" in organization "${organization}" has no ${what}.`, {
     hint: `see its keys with \`voicebot cloud secrets list ${name}\`.`,
     api: cause?.api,
   });
