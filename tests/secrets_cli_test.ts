@@ -290,6 +290,20 @@ Deno.test("unset and delete with --skip change the server; a missing set or key 
   assert.equal(badName.code, ExitCode.Usage);
 });
 
+Deno.test("unset tells a missing set from a missing key by the API's routes, whatever the names", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-keys", secretsBody());
+  // The server's message for a missing set, `No set named "monkey-set".`, holds "key".
+  const noSet = await s.run(["cloud", "secrets", "unset", "monkey-set", "OPENAI_API_KEY", "--yes"]);
+  assert.equal(noSet.code, ExitCode.NotFound);
+  assert.match(noSet.stderr, /no set named "monkey-set" in organization "default"/);
+  assert.doesNotMatch(noSet.stderr, /has no key/);
+  const noKey = await s.run(["cloud", "secrets", "unset", "bot-keys", "NO_SUCH_KEY", "--yes"]);
+  assert.equal(noKey.code, ExitCode.NotFound);
+  assert.match(noKey.stderr, /set "bot-keys" in organization "default" has no key NO_SUCH_KEY/);
+  assert.match(noKey.stderr, /HTTP 404 NOT_FOUND, request id/);
+});
+
 Deno.test("unset never shows a key that may be a value typed in its place", async () => {
   await using s = await loggedIn();
   await s.put("bot-secrets", secretsBody());

@@ -2,6 +2,7 @@
 import { define } from "gunshi";
 import { NotFoundError } from "../../../errors.ts";
 import { showableKey } from "../../../secrets/names.ts";
+import type { SecretsClient } from "../../../secrets/client.ts";
 import { printJson, printSuccess } from "../../output.ts";
 import { connect, connectionArgs } from "../connect.ts";
 import {
@@ -39,19 +40,28 @@ export default define({
         `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
       );
     }
-    const result = await client.deleteKey(name, key).catch((error) => {
-      if (error instanceof NotFoundError) {
-        // Which is missing, the set or the key? The server's message says; ours names both.
-        throw /key/i.test(error.message)
-          ? missingKey(name, shown, organization, error)
-          : notFoundHint(name, organization)(error);
-      }
-      throw error;
+    const result = await client.deleteKey(name, key).catch(async (error) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      // The API answers 404 NOT_FOUND for a missing set and a missing key alike: which one it
+      // was, the set's own route tells (its message is not read).
+      if (!(await setExists(client, name))) return notFoundHint(name, organization)(error);
+      throw missingKey(name, shown, organization, error);
     });
     if (json) return printJson({ removed: key, set: result.set });
     printSuccess(`Removed ${key} from set "${name}" (status ${result.set.status ?? "unknown"}).`);
   },
 });
+
+/** Whether GET /secrets/{name} finds the set (a 404 says no; any other error is thrown). */
+async function setExists(client: SecretsClient, name: string): Promise<boolean> {
+  try {
+    await client.getSet(name);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
 
 function missingKey(
   name: string,
