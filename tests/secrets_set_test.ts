@@ -395,24 +395,44 @@ Deno.test("the secrets command of a freshly scaffolded quickstart's README runs 
       line.startsWith("voicebot cloud secrets set ")
     );
     assert.ok(command, "the README shows the set command");
-    // As the README says: copy .env.example to .env and fill in every key.
+    // A user of the SmallWebRTC transport ("no account is needed"), as the README says: copy
+    // .env.example to .env, fill in the keys, and delete the lines of the keys that only another
+    // transport needs, which the README lists.
+    assert.match(readme, /over SmallWebRTC[\s\S]*No account\s+is needed/);
+    const onlyOthers = readme.split("These keys are needed by one transport only")[1]
+      ?.split("\n\n")[1];
+    assert.ok(onlyOthers, "the README lists the keys only one transport needs");
+    const drop = [...onlyOthers.matchAll(/^- `([A-Z0-9_]+)`: (.+)$/gm)];
+    assert.deepEqual(drop.map(([, name, transports]) => [name, transports]), [
+      ["DAILY_API_KEY", "Daily (WebRTC)"],
+    ]);
     const example = await Deno.readTextFile(join(project, "server/.env.example"));
-    const filled = example.replace(
-      /^([A-Z_]+)=$/gm,
-      (_, name) => `${name}=${VALUES.plain}-${name}`,
-    );
-    await Deno.writeTextFile(join(project, "server/.env"), filled);
-
+    const fill = (text: string) =>
+      text.replace(/^([A-Z_]+)=$/gm, (_, name) => `${name}=${VALUES.plain}-${name}`);
     const args = command.split(" ").slice(1);
+
+    // Filled in, but the Daily line left empty: refused, and told to fill it in or delete it.
+    const left = example.replace(
+      /^([A-Z_]+)=$/gm,
+      (line, name) =>
+        drop.some(([, other]) => other === name) ? line : `${name}=${VALUES.plain}-${name}`,
+    );
+    await Deno.writeTextFile(join(project, "server/.env"), left);
+    const refused = await cli(server, key, args, { cwd: project });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /server\/\.env:\d+: DAILY_API_KEY is empty: fill it in, or delete the line/,
+    );
+
+    const followed = example.split("\n").filter((line) =>
+      !drop.some(([, name]) => line === `${name}=`)
+    ).join("\n");
+    await Deno.writeTextFile(join(project, "server/.env"), fill(followed));
     const result = await cli(server, key, args, { cwd: project });
     assert.equal(result.code, 0, result.stderr);
     const set = await detail(server, key, "voicebot-quickstart-secrets");
-    assert.deepEqual(set.keys, [
-      "CARTESIA_API_KEY",
-      "DAILY_API_KEY",
-      "DEEPGRAM_API_KEY",
-      "OPENAI_API_KEY",
-    ]);
+    assert.deepEqual(set.keys, ["CARTESIA_API_KEY", "DEEPGRAM_API_KEY", "OPENAI_API_KEY"]);
 
     // Every other `voicebot cloud secrets` command the project prints runs as written too.
     const printed = new Set<string>();
