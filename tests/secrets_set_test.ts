@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import type { CliResult } from "./helpers.ts";
-import { api } from "./helpers_server.ts";
-import { type Session, startSession, terminal, transcript } from "./helpers_secrets.ts";
+import { api, rawSql } from "./helpers_server.ts";
+import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 
 /** A server of its own for `fn`: the session, its bootstrap key, and a scratch directory. */
@@ -287,7 +287,7 @@ Deno.test("region: the organization's default for a new set; a mismatch is refus
   }, ["--regions", "us-east,eu-central", "--default-region", "eu-central"]);
 });
 
-Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in place; --wait exits 6 on failure", async () => {
+Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in place; a bad host refused before sending", async () => {
   await withServer(async (server, key) => {
     const ips = (args: string[], input?: string) =>
       cli(server, key, ["cloud", "secrets", "image-pull-secret", ...args], { input });
@@ -325,28 +325,24 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     }
     assert.equal((await api(server.baseUrl, key, "GET", "/secrets/bad")).status, 404);
 
-    // A registry host the provisioner refuses: --wait exits 6 with the set's errorMessage.
-    const failed = await ips([
-      "broken",
-      "not a host/x",
-      `robot:${VALUES.registryPassword}`,
-      "--wait",
-    ]);
-    assert.equal(failed.code, 6, failed.stderr);
-    assert.match(
-      failed.stderr,
-      /"broken" failed to provision: Registry host "not a host\/x" is not a host name/,
-    );
-    const failedJson = await ips([
-      "broken",
-      "not a host/y",
-      `robot:${VALUES.registryPassword}`,
-      "--wait",
-      "--json",
-    ]);
-    assert.equal(failedJson.code, 6);
-    assert.equal(JSON.parse(failedJson.stdout).set.status, "failed");
-    assert.equal(JSON.parse(failedJson.stdout).updated, true);
+    // A registry host the provisioner would refuse is refused before sending, by the same rule,
+    // without quoting what may be credentials typed in its place.
+    for (
+      const [host, problem] of [
+        ["https://ghcr.io/v2/", /drop the scheme https:\/\/ and any path \(ghcr\.io\)/],
+        ["ghcr.io/v2/", /drop the path after the host/],
+        [`robot:${VALUES.registryPassword}@ghcr.io`, /it holds user information/],
+        [`robot:${VALUES.registryPassword}`, /what follows ":" is not a port/],
+        ["not a host", /use DNS labels or an IPv4 address/],
+      ] as const
+    ) {
+      const refused = await ips(["broken", host, `robot:${VALUES.registryPassword}`, "--wait"]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /argument 2 is not a registry host/);
+      assert.match(refused.stderr, problem);
+    }
+    assert.equal((await api(server.baseUrl, key, "GET", "/secrets/broken")).status, 404);
+    assert.equal((await ips(["broken", "r.io", "a:b"])).code, 0);
 
     const diff = await cli(server, key, ["cloud", "secrets", "diff", "reg", "A=1"]);
     assert.equal(diff.code, 2);
@@ -356,6 +352,44 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     assert.equal((await ips(["broken2", "r.io", "a:b", "-r", "eu-central"])).code, 0);
     assert.equal((await ips(["broken2", "r.io", "a:b", "-r", "us-west"])).code, 5);
   });
+});
+
+Deno.test("--wait on a set that fails to provision exits 6 with its errorMessage", async () => {
+  // The client refuses what it knows the provisioner refuses; what is left is a failure only the
+  // server sees: here, stored credentials that no longer decrypt (the row is broken behind the
+  // server's back, as an operator could, while the write waits out the provisioning delay).
+  await withServer(async (server, key) => {
+    for (const json of [false, true]) {
+      const running = cli(server, key, [
+        "cloud",
+        "secrets",
+        "image-pull-secret",
+        "broken",
+        "r.example.com",
+        `robot:${VALUES.registryPassword}`,
+        "--wait",
+        ...(json ? ["--json"] : []),
+      ]);
+      await waitFor("the write", async () => {
+        const { body } = await server.get("broken", key);
+        return body?.status === "pending" ? true : undefined;
+      }, 60_000);
+      await rawSql(server.database, [
+        "UPDATE secret_sets SET credentials = X'00' WHERE name = 'broken'",
+      ]);
+      const failed = await running;
+      assert.equal(failed.code, 6, failed.stderr);
+      assert.match(
+        failed.stderr,
+        /"broken" failed to provision: The stored credentials could not be read; set them again\./,
+      );
+      if (json) {
+        const outcome = JSON.parse(failed.stdout);
+        assert.equal(outcome.set.status, "failed");
+        assert.equal(outcome.updated, true);
+      } else assert.equal(failed.stdout, "");
+    }
+  }, ["--provision-delay", "10000"]);
 });
 
 Deno.test("set and diff act in the organization picked with -o", async () => {
