@@ -78,6 +78,49 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.match(after.stderr, /voicebot cloud auth login/);
 });
 
+Deno.test("auth logout -o ORG keeps the current one; after logging out of the current one, the stored ones are named", async () => {
+  await using s = await loggedIn();
+  const acmeKey = await s.createKey("acme");
+  const betaKey = await s.createKey("beta");
+  SECRETS.add(acmeKey);
+  SECRETS.add(betaKey);
+  for (const [org, key] of [["beta", betaKey], ["acme", acmeKey]]) {
+    const login = await s.run(["cloud", "auth", "login", "-o", org, "--api-url", s.baseUrl], {
+      stdin: key,
+    });
+    assert.equal(login.code, 0, login.stderr);
+  }
+  // -o: that organization only; acme stays current.
+  const beta = await s.run(["cloud", "auth", "logout", "-o", "beta", "--json"]);
+  assert.equal(beta.code, 0, beta.stderr);
+  assert.deepEqual(JSON.parse(beta.stdout), {
+    organization: "beta",
+    removed: true,
+    current: "acme",
+    stored: ["acme", "default"],
+    configPath: s.configPath,
+  });
+  const file = JSON.parse(await Deno.readTextFile(s.configPath));
+  assert.equal(file.current, "acme");
+  assert.deepEqual(Object.keys(file.organizations).sort(), ["acme", "default"]);
+
+  // The current one: default is still stored, and the output says how to use it.
+  const acme = await s.run(["cloud", "auth", "logout"]);
+  assert.equal(acme.code, 0, acme.stderr);
+  assert.match(acme.stderr, /Logged out of organization "acme"/);
+  assert.match(acme.stderr, /No organization is current now; keys are still stored for "default"/);
+  assert.match(acme.stderr, /-o default/);
+  for (const args of [["cloud", "auth", "status"], ["cloud", "secrets", "list"]]) {
+    const result = await s.run(args);
+    assert.equal(result.code, ExitCode.Auth, args.join(" "));
+    assert.match(result.stderr, /no current organization; keys are stored for "default"/);
+    assert.match(result.stderr, /with -o NAME \(e\.g\. -o default\)/);
+    assert.match(result.stderr, /voicebot cloud auth login -o default/);
+  }
+  const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
+  assert.equal(picked.code, 0, picked.stderr);
+});
+
 Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
   await using s = await session();
   const wrongKey = "vb_sk_0000000000000000_wrongwrongwrongwrongwrongwrongwrongwrong";

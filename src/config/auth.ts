@@ -91,6 +91,8 @@ export interface LogoutResult {
   removed: boolean;
   /** The current organization afterwards, if any. */
   current?: string;
+  /** The organizations whose keys are still stored. */
+  stored: string[];
   configPath: string;
 }
 
@@ -111,7 +113,13 @@ export async function logout(
     if (file.current === organization) delete file.current;
     await writeConfig(path, file);
   }
-  return { organization, removed, current: file.current, configPath: path };
+  return {
+    organization,
+    removed,
+    current: file.current,
+    stored: Object.keys(file.organizations).sort(),
+    configPath: path,
+  };
 }
 
 export interface StatusResult {
