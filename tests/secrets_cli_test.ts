@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ExitCode } from "../src/errors.ts";
+import { keyFingerprint } from "../src/config/credentials.ts";
 import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
 
 /** Every value and key this file sends: none may ever be printed. */
@@ -119,6 +120,54 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   }
   const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
   assert.equal(picked.code, 0, picked.stderr);
+});
+
+Deno.test("auth login without -o never silently replaces the organization's stored key", async () => {
+  await using s = await loggedIn();
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const [stored, other] = [await keyFingerprint(s.key), await keyFingerprint(otherKey)];
+  const config = async () => JSON.parse(await Deno.readTextFile(s.configPath));
+  const before = await config();
+
+  // Without a terminal: refused, both fingerprints shown, both ways on named; nothing stored.
+  const refused = await s.run(["cloud", "auth", "login"], { stdin: otherKey });
+  assert.equal(refused.code, ExitCode.Usage, refused.stderr);
+  assert.match(refused.stderr, /organization "default" has another key stored/);
+  assert.ok(refused.stderr.includes(stored) && refused.stderr.includes(other), refused.stderr);
+  assert.match(refused.stderr, /auth login -o NAME/);
+  assert.match(refused.stderr, /add --yes/);
+  assert.deepEqual(await config(), before);
+  // The key already stored: nothing to confirm.
+  assert.equal((await s.run(["cloud", "auth", "login"], { stdin: s.key })).code, 0);
+
+  // On a terminal: asked, and the default answer (no) keeps the stored key.
+  {
+    await using tty = await terminal(["cloud", "auth", "login"], s.env);
+    await tty.waitFor(/API key/);
+    await tty.type(otherKey);
+    await tty.keys("Enter");
+    await tty.waitFor(/Replace the key stored for organization "default"/);
+    assert.ok((await tty.screen()).includes(`(${stored}) with this one (${other})`));
+    await tty.keys("Enter");
+    assert.equal(await tty.exitCode(), ExitCode.Cancelled, await tty.screen());
+    assert.match(await tty.screen(), /the key stored for "default" was kept/);
+  }
+  assert.deepEqual(await config(), before);
+
+  // --yes replaces it and says which key it replaced.
+  const replaced = await s.run(["cloud", "auth", "login", "--yes", "--json"], { stdin: otherKey });
+  assert.equal(replaced.code, 0, replaced.stderr);
+  const outcome = JSON.parse(replaced.stdout);
+  assert.deepEqual([outcome.keyFingerprint, outcome.replacedKeyFingerprint], [other, stored]);
+  // -o naming the organization is a deliberate rotation: no question.
+  const rotated = await s.run(["cloud", "auth", "login", "-o", "default"], { stdin: s.key });
+  assert.equal(rotated.code, 0, rotated.stderr);
+  assert.match(rotated.stderr, new RegExp(`replacing ${other}`));
+  assert.equal(
+    JSON.parse(await Deno.readTextFile(s.configPath)).organizations.default.apiKey,
+    s.key,
+  );
 });
 
 Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
