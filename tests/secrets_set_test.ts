@@ -49,6 +49,7 @@ const VALUES = {
   escaped: 'q"uote\ttab',
   hashed: "pa#ss-w0rd",
   crlf: "crlf-v4lue",
+  backtick: `it's "b4cktick"`,
   registryPassword: "regi5try-pa55",
   padded: "c2VjcmV0LXRva2VuLXZhbHVl==",
   onePad: "c2VjcmV0LXRva2VuLXZhbHVlcw=",
@@ -64,6 +65,7 @@ const DOTENV = [
   `MULTI="${VALUES.multiline.replace("\n", "\n")}"`,
   `ESCAPED="q\\"uote\\ttab"`,
   `HASHED=${VALUES.hashed}`,
+  `BACKTICK=\`${VALUES.backtick}\``,
 ].join("\n") + "\n";
 
 Deno.test("set: the dotenv syntax people write, stored value for value", async () => {
@@ -82,6 +84,7 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
       MULTI: VALUES.multiline,
       ESCAPED: VALUES.escaped,
       HASHED: VALUES.hashed,
+      BACKTICK: VALUES.backtick,
       CRLF: VALUES.crlf,
     };
     assert.deepEqual(set.keys, Object.keys(expected).sort());
