@@ -6,6 +6,8 @@
 export const ExitCode = {
   Ok: 0,
   Failure: 1,
+  /** `cloud secrets diff --exit-code`: something differs (as `git diff --exit-code`). */
+  Differs: 1,
   Usage: 2,
   Auth: 3,
   NotFound: 4,
@@ -73,6 +75,14 @@ export class ConflictError extends VoicebotError {
 /** A set written with `--wait` ended `failed`; the message is the server's errorMessage. */
 export class ProvisioningFailedError extends VoicebotError {
   override readonly exitCode = ExitCode.ProvisioningFailed;
+}
+
+/**
+ * `cloud secrets diff --exit-code` found a difference. Not a failure to report: the command has
+ * printed the comparison, and only the exit status is left to say it.
+ */
+export class DifferencesFound extends VoicebotError {
+  override readonly exitCode = ExitCode.Differs;
 }
 
 /** The user cancelled at a prompt, or pressed Ctrl-C. */

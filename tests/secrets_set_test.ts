@@ -111,6 +111,42 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
     assert.match(changed.stdout, /^PLAIN\s+different$/m);
     assert.match(changed.stdout, /^NEW_ONE\s+only local$/m);
     assert.match(changed.stdout, /^SPACED\s+only remote$/m);
+    // --exit-code: 1 when anything differs, for scripts; the comparison is printed all the same.
+    const same2 = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      "-f",
+      file,
+      "--exit-code",
+    ]);
+    assert.equal(same2.code, 0, same2.stderr);
+    const drift = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      `PLAIN=${VALUES.plain}x`,
+      "--exit-code",
+    ]);
+    assert.equal(drift.code, 1, drift.stderr);
+    assert.match(drift.stdout, /^PLAIN\s+different$/m);
+    assert.doesNotMatch(drift.stderr, /error/);
+    const driftJson = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      `PLAIN=${VALUES.plain}`,
+      "--exit-code",
+      "--json",
+    ]);
+    assert.equal(driftJson.code, 1, driftJson.stderr);
+    assert.equal(
+      JSON.parse(driftJson.stdout).keys.find((k: { key: string }) => k.key === "PLAIN").state,
+      "same",
+    );
     // list NAME shows each key's last write and fingerprint, never the fingerprint key.
     const listed = await cli(server, key, ["cloud", "secrets", "list", "app"]);
     assert.equal(listed.code, 0, listed.stderr);
