@@ -50,6 +50,7 @@ const VALUES = {
   hashed: "pa#ss-w0rd",
   crlf: "crlf-v4lue",
   backtick: `it's "b4cktick"`,
+  encodedCredentials: btoa("robot:regi5try-pa55"),
   registryPassword: "regi5try-pa55",
   padded: "c2VjcmV0LXRva2VuLXZhbHVl==",
   onePad: "c2VjcmV0LXRva2VuLXZhbHVlcw=",
@@ -431,7 +432,79 @@ Deno.test("--wait on a set that fails to provision exits 6 with its errorMessage
   }, ["--provision-delay", "10000"]);
 });
 
-Deno.test("set and diff act in the organization picked with -o", async () => {
+Deno.test("--wait-timeout bounds the wait; a bad one is refused before anything is sent", async () => {
+  await withServer(async (server, key) => {
+    const bad = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "slow",
+      "A=1",
+      "--wait",
+      "--wait-timeout",
+      "0",
+    ]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--wait-timeout must be more than 0 seconds/);
+    assert.equal((await server.get("slow", key)).status, 404, "nothing was written");
+
+    // The provisioner takes a minute; the wait gives up after 1 s, the write made.
+    const timedOut = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "slow",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+      "--wait-timeout",
+      "1",
+    ]);
+    assert.equal(timedOut.code, 1, timedOut.stderr);
+    assert.match(timedOut.stderr, /"slow" is still pending after 1 s/);
+    assert.match(timedOut.stderr, /check later with `voicebot cloud secrets list slow`/);
+    assert.equal((await detail(server, key, "slow")).status, "pending");
+  }, ["--provision-delay", "60000"]);
+});
+
+Deno.test("429 from the real server: retried after its Retry-After, or reported when that is too long", async () => {
+  // One request a second, none saved up: the command's requests, one after the other, meet 429s.
+  await withServer(async (server, key) => {
+    const result = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "rl",
+      "A=1",
+      "B=2",
+      "--wait",
+      "--json",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).set.status, "ready");
+    // The server's access log: requests answered 429 and then, sent again with the same request
+    // id (the client's own), answered.
+    const log = server.server.stderr().split("\n").filter((line) =>
+      line.includes('"msg":"request"')
+    )
+      .map((line) => JSON.parse(line) as { status: number; requestId: string });
+    const limited = log.filter((entry) => entry.status === 429);
+    assert.ok(limited.length >= 2, `429s: ${limited.length}`);
+    for (const { requestId } of limited) {
+      assert.ok(log.some((e) => e.requestId === requestId && e.status < 300), requestId);
+    }
+  }, ["--rate-limit", "1", "--rate-burst", "1"]);
+  // One request in 20 s: a Retry-After over the client's 10 s bound is not waited for.
+  await withServer(async (server, key) => {
+    const result = await cli(server, key, ["cloud", "secrets", "set", "rl", "A=1"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Too many requests for this API key/);
+    assert.match(result.stderr, /HTTP 429 RATE_LIMITED, request id \S+/);
+    assert.match(result.stderr, /try again in 20 s/);
+  }, ["--rate-limit", "0.05", "--rate-burst", "1"]);
+});
+
+Deno.test("set, diff, image-pull-secret, unset and delete act in the organization picked with -o", async () => {
   await withServer(async (server, key) => {
     const otherKey = await server.createKey("other");
     // No key in the environment: the organizations come from the config file, by -o.
@@ -444,14 +517,51 @@ Deno.test("set and diff act in the organization picked with -o", async () => {
       assert.equal(login.code, 0, login.stderr);
     }
     assert.equal(
-      (await run(["cloud", "secrets", "set", "shared", "A=1", "-o", "default"])).code,
+      (await run(["cloud", "secrets", "set", "shared", "A=1", "Z=9", "-o", "default"])).code,
       0,
     );
     assert.equal((await run(["cloud", "secrets", "set", "shared", "B=2", "-o", "other"])).code, 0);
-    assert.deepEqual((await detail(server, key, "shared")).keys, ["A"]);
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["A", "Z"]);
     assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
     const diff = await run(["cloud", "secrets", "diff", "shared", "B=2", "-o", "other", "--json"]);
     assert.deepEqual(JSON.parse(diff.stdout).keys, [{ key: "B", state: "same" }]);
+    // image-pull-secret, unset and delete too, in the organization -o names ("other" is current).
+    const ips = await run([
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "reg",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "-o",
+      "default",
+    ]);
+    assert.equal(ips.code, 0, ips.stderr);
+    assert.equal((await detail(server, key, "reg")).host, "r.example.com");
+    assert.equal((await server.get("reg", otherKey)).status, 404);
+    const unsetOther = await run(["cloud", "secrets", "unset", "shared", "A", "-o", "other", "-s"]);
+    assert.equal(unsetOther.code, 4, "other's set has no A");
+    assert.match(unsetOther.stderr, /set "shared" in organization "other" has no key A/);
+    assert.equal(
+      (await run(["cloud", "secrets", "unset", "shared", "A", "-o", "default", "-s"])).code,
+      0,
+    );
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["Z"]);
+    assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
+    const deleted = await run([
+      "cloud",
+      "secrets",
+      "delete",
+      "shared",
+      "-o",
+      "default",
+      "--yes",
+      "--json",
+    ]);
+    assert.deepEqual(JSON.parse(deleted.stdout), { deleted: "shared", organization: "default" });
+    assert.equal((await server.get("shared", key)).status, 404);
+    assert.equal((await server.get("shared", otherKey)).status, 200);
+
     const missing = await run(["cloud", "secrets", "set", "shared", "C=3", "-o", "nobody"]);
     assert.equal(missing.code, 3);
     assert.match(missing.stderr, /auth login/);
@@ -569,6 +679,26 @@ Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async 
       );
     });
     assert.equal((await detail(server, key, "tty-reg")).host, "r.example.com");
+    // --no-encode: one hidden prompt for the base64 of username:password.
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "tty-reg2",
+      "r.example.com",
+      "--no-encode",
+      "--wait",
+    ], async (term) => {
+      await term.waitFor(/Credentials \(base64 of username:password\)/);
+      await term.type(VALUES.encodedCredentials);
+      const typed = await term.screen();
+      assert.ok(!typed.includes(VALUES.encodedCredentials.slice(0, 8)), typed);
+      assert.ok(!/[▪*•]/.test(typed), `no mask either:\n${typed}`);
+      await term.keys("Enter");
+      assert.equal(await term.exitCode(), 0, await term.screen());
+      // Ready: the provisioner decoded it to username:password.
+      assert.match(await term.screen(), /Created image pull secret "tty-reg2".*Status: ready/);
+    });
   });
 });
 
