@@ -15,7 +15,9 @@ import { summaryOf } from "./set.ts";
 export default define({
   name: "image-pull-secret",
   description: "Create or update the credentials used to pull images from a private registry.\n" +
-    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]",
+    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]\n" +
+    "  HOST is host[:port], as in an image name (ghcr.io): no scheme, path or user@.\n" +
+    "  Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
   args: {
     encode: {
       type: "boolean",

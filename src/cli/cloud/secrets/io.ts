@@ -7,7 +7,7 @@ export const fileArg = {
   file: {
     type: "string",
     short: "f",
-    description: "A dotenv file of KEY=value lines; `-` reads stdin",
+    description: "A dotenv file of KEY=value lines; `-` reads stdin (a pipe, not a terminal)",
   },
 } as const;
 
@@ -80,7 +80,10 @@ export async function readStdin(what: string, options: { hint: string }): Promis
 }
 
 export const waitArgs = {
-  wait: { type: "boolean", description: "Wait until it is ready or failed (exit 6 if it fails)" },
+  wait: {
+    type: "boolean",
+    description: "Wait until it is ready or failed (exit 6 if it fails; Ctrl-C stops the wait)",
+  },
   "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
 } as const;
 

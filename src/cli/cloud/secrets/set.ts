@@ -30,7 +30,10 @@ export default define({
     },
     ...waitArgs,
     "dry-run": { type: "boolean", description: "Check and show what would change; send nothing" },
-    "allow-empty": { type: "boolean", description: "Allow empty values" },
+    "allow-empty": {
+      type: "boolean",
+      description: "Store empty values (else an empty one is refused: fill it in or leave it out)",
+    },
     ...confirmArgs,
     ...connectionArgs,
   },
