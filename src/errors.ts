@@ -6,6 +6,8 @@
 export const ExitCode = {
   Ok: 0,
   Failure: 1,
+  /** `cloud secrets diff --exit-code`: something differs (as `git diff --exit-code`). */
+  Differs: 1,
   Usage: 2,
   Auth: 3,
   NotFound: 4,
@@ -75,10 +77,18 @@ export class ProvisioningFailedError extends VoicebotError {
   override readonly exitCode = ExitCode.ProvisioningFailed;
 }
 
+/**
+ * `cloud secrets diff --exit-code` found a difference. Not a failure to report: the command has
+ * printed the comparison, and only the exit status is left to say it.
+ */
+export class DifferencesFound extends VoicebotError {
+  override readonly exitCode = ExitCode.Differs;
+}
+
 /** The user cancelled at a prompt, or pressed Ctrl-C. */
 export class CancelledError extends VoicebotError {
   override readonly exitCode = ExitCode.Cancelled;
-  constructor(message = "Cancelled.") {
-    super(message);
+  constructor(message = "Cancelled.", options: VoicebotErrorOptions = {}) {
+    super(message, options);
   }
 }

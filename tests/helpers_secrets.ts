@@ -140,7 +140,7 @@ export async function waitFor<T>(
 
 /** A CLI run inside a tmux pane: a real terminal, driven with real keystrokes. */
 export interface Terminal extends AsyncDisposable {
-  /** The visible pane text; with `escapes`, its colour codes too. */
+  /** The visible pane text, wrapped lines joined; with `escapes`, its colour codes too. */
   screen(escapes?: boolean): Promise<string>;
   /** Waits (bounded) until the pane shows `pattern`. */
   waitFor(pattern: RegExp, ms?: number): Promise<string>;
@@ -163,8 +163,18 @@ async function tmux(socket: string, ...args: string[]): Promise<string> {
   return new TextDecoder().decode(output.stdout);
 }
 
-/** Starts `voicebot <args>` in a fresh tmux server of its own (unique socket and session). */
-export async function terminal(args: string[], env: Record<string, string>): Promise<Terminal> {
+/**
+ * Starts `voicebot <args>` in a fresh tmux server of its own (unique socket and session). Every
+ * byte the pane shows is logged from the start (tmux pipe-pane; the command waits until the log
+ * is open) and joins the transcript when the terminal is disposed: what scrolled away or was
+ * redrawn is checked too, not only the last screen. With `stdoutTo`, stdout goes to that file
+ * while stdin and stderr stay the terminal.
+ */
+export async function terminal(
+  args: string[],
+  env: Record<string, string>,
+  options: { stdoutTo?: string } = {},
+): Promise<Terminal> {
   const id = `vb-i7-${crypto.randomUUID().slice(0, 8)}`;
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const command = [
@@ -177,8 +187,11 @@ export async function terminal(args: string[], env: Record<string, string>): Pro
     "--quiet",
     ENTRY,
     ...args,
-  ].map(quote).join(" ");
-  // The exit code is written where the pane shows it; the pane stays until killed.
+  ].map(quote).join(" ") + (options.stdoutTo ? ` > ${quote(options.stdoutTo)}` : "");
+  const logDir = await Deno.makeTempDir({ prefix: "voicebot-tty-log-" });
+  const log = join(logDir, "pane.log");
+  // The command starts once signalled, after pipe-pane is on; the exit code is written where the
+  // pane shows it; the pane stays until killed.
   await tmux(
     id,
     "new-session",
@@ -189,10 +202,12 @@ export async function terminal(args: string[], env: Record<string, string>): Pro
     "200",
     "-y",
     "50",
-    `${command}; echo "EXIT=$?"; sleep 600`,
+    `tmux -L ${id} wait-for go; ${command}; echo "EXIT=$?"; sleep 600`,
   );
+  await tmux(id, "pipe-pane", "-t", id, `cat >> ${quote(log)}`);
+  await tmux(id, "wait-for", "-S", "go");
   const screen = (escapes = false) =>
-    tmux(id, "capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", id);
+    tmux(id, "capture-pane", "-p", "-J", ...(escapes ? ["-e"] : []), "-t", id);
   const waitScreen = (pattern: RegExp, ms = 20_000) =>
     waitFor(`${pattern} on the terminal`, async () => {
       const text = await screen();
@@ -209,6 +224,10 @@ export async function terminal(args: string[], env: Record<string, string>): Pro
     [Symbol.asyncDispose]: async () => {
       transcript.push(await screen().catch(() => ""));
       await tmux(id, "kill-server").catch(() => {});
+      const logged = await Deno.readTextFile(log).catch(() => "");
+      if (!logged) throw new Error("the pane's log is empty: pipe-pane did not run");
+      transcript.push(logged);
+      await Deno.remove(logDir, { recursive: true }).catch(() => {});
     },
   };
 }

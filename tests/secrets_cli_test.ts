@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ExitCode } from "../src/errors.ts";
+import { keyFingerprint } from "../src/config/credentials.ts";
 import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
 
 /** Every value and key this file sends: none may ever be printed. */
@@ -76,6 +77,97 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.equal(after.stdout, "");
   assert.match(after.stderr, /not logged in/);
   assert.match(after.stderr, /voicebot cloud auth login/);
+});
+
+Deno.test("auth logout -o ORG keeps the current one; after logging out of the current one, the stored ones are named", async () => {
+  await using s = await loggedIn();
+  const acmeKey = await s.createKey("acme");
+  const betaKey = await s.createKey("beta");
+  SECRETS.add(acmeKey);
+  SECRETS.add(betaKey);
+  for (const [org, key] of [["beta", betaKey], ["acme", acmeKey]]) {
+    const login = await s.run(["cloud", "auth", "login", "-o", org, "--api-url", s.baseUrl], {
+      stdin: key,
+    });
+    assert.equal(login.code, 0, login.stderr);
+  }
+  // -o: that organization only; acme stays current.
+  const beta = await s.run(["cloud", "auth", "logout", "-o", "beta", "--json"]);
+  assert.equal(beta.code, 0, beta.stderr);
+  assert.deepEqual(JSON.parse(beta.stdout), {
+    organization: "beta",
+    removed: true,
+    current: "acme",
+    stored: ["acme", "default"],
+    configPath: s.configPath,
+  });
+  const file = JSON.parse(await Deno.readTextFile(s.configPath));
+  assert.equal(file.current, "acme");
+  assert.deepEqual(Object.keys(file.organizations).sort(), ["acme", "default"]);
+
+  // The current one: default is still stored, and the output says how to use it.
+  const acme = await s.run(["cloud", "auth", "logout"]);
+  assert.equal(acme.code, 0, acme.stderr);
+  assert.match(acme.stderr, /Logged out of organization "acme"/);
+  assert.match(acme.stderr, /No organization is current now; keys are still stored for "default"/);
+  assert.match(acme.stderr, /-o default/);
+  for (const args of [["cloud", "auth", "status"], ["cloud", "secrets", "list"]]) {
+    const result = await s.run(args);
+    assert.equal(result.code, ExitCode.Auth, args.join(" "));
+    assert.match(result.stderr, /no current organization; keys are stored for "default"/);
+    assert.match(result.stderr, /with -o NAME \(e\.g\. -o default\)/);
+    assert.match(result.stderr, /voicebot cloud auth login -o default/);
+  }
+  const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
+  assert.equal(picked.code, 0, picked.stderr);
+});
+
+Deno.test("auth login without -o never silently replaces the organization's stored key", async () => {
+  await using s = await loggedIn();
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const [stored, other] = [await keyFingerprint(s.key), await keyFingerprint(otherKey)];
+  const config = async () => JSON.parse(await Deno.readTextFile(s.configPath));
+  const before = await config();
+
+  // Without a terminal: refused, both fingerprints shown, both ways on named; nothing stored.
+  const refused = await s.run(["cloud", "auth", "login"], { stdin: otherKey });
+  assert.equal(refused.code, ExitCode.Usage, refused.stderr);
+  assert.match(refused.stderr, /organization "default" has another key stored/);
+  assert.ok(refused.stderr.includes(stored) && refused.stderr.includes(other), refused.stderr);
+  assert.match(refused.stderr, /auth login -o NAME/);
+  assert.match(refused.stderr, /add --yes/);
+  assert.deepEqual(await config(), before);
+  // The key already stored: nothing to confirm.
+  assert.equal((await s.run(["cloud", "auth", "login"], { stdin: s.key })).code, 0);
+
+  // On a terminal: asked, and the default answer (no) keeps the stored key.
+  {
+    await using tty = await terminal(["cloud", "auth", "login"], s.env);
+    await tty.waitFor(/API key/);
+    await tty.type(otherKey);
+    await tty.keys("Enter");
+    await tty.waitFor(/Replace the key stored for organization "default"/);
+    assert.ok((await tty.screen()).includes(`(${stored}) with this one (${other})`));
+    await tty.keys("Enter");
+    assert.equal(await tty.exitCode(), ExitCode.Cancelled, await tty.screen());
+    assert.match(await tty.screen(), /the key stored for "default" was kept/);
+  }
+  assert.deepEqual(await config(), before);
+
+  // --yes replaces it and says which key it replaced.
+  const replaced = await s.run(["cloud", "auth", "login", "--yes", "--json"], { stdin: otherKey });
+  assert.equal(replaced.code, 0, replaced.stderr);
+  const outcome = JSON.parse(replaced.stdout);
+  assert.deepEqual([outcome.keyFingerprint, outcome.replacedKeyFingerprint], [other, stored]);
+  // -o naming the organization is a deliberate rotation: no question.
+  const rotated = await s.run(["cloud", "auth", "login", "-o", "default"], { stdin: s.key });
+  assert.equal(rotated.code, 0, rotated.stderr);
+  assert.match(rotated.stderr, new RegExp(`replacing ${other}`));
+  assert.equal(
+    JSON.parse(await Deno.readTextFile(s.configPath)).organizations.default.apiKey,
+    s.key,
+  );
 });
 
 Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
@@ -288,6 +380,41 @@ Deno.test("unset and delete with --skip change the server; a missing set or key 
   assert.equal(list.code, ExitCode.NotFound);
   const badName = await s.run(["cloud", "secrets", "delete", "bad_name!", "-s"]);
   assert.equal(badName.code, ExitCode.Usage);
+});
+
+Deno.test("unset tells a missing set from a missing key by the API's routes, whatever the names", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-keys", secretsBody());
+  // The server's message for a missing set, `No set named "monkey-set".`, holds "key".
+  const noSet = await s.run(["cloud", "secrets", "unset", "monkey-set", "OPENAI_API_KEY", "--yes"]);
+  assert.equal(noSet.code, ExitCode.NotFound);
+  assert.match(noSet.stderr, /no set named "monkey-set" in organization "default"/);
+  assert.doesNotMatch(noSet.stderr, /has no key/);
+  const noKey = await s.run(["cloud", "secrets", "unset", "bot-keys", "NO_SUCH_KEY", "--yes"]);
+  assert.equal(noKey.code, ExitCode.NotFound);
+  assert.match(noKey.stderr, /set "bot-keys" in organization "default" has no key NO_SUCH_KEY/);
+  assert.match(noKey.stderr, /HTTP 404 NOT_FOUND, request id/);
+});
+
+Deno.test("unset never shows a key that may be a value typed in its place", async () => {
+  await using s = await loggedIn();
+  await s.put("bot-secrets", secretsBody());
+  const invalid = "sk-live-4f9c2a0b";
+  const token = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+  SECRETS.add(invalid);
+  SECRETS.add(token);
+  const bad = await s.run(["cloud", "secrets", "unset", "bot-secrets", invalid, "-s"]);
+  assert.equal(bad.code, ExitCode.Usage);
+  assert.match(bad.stderr, /argument 2 is not a key name/);
+  // A valid name that reads like a token: not shown, neither in the refusal without a terminal
+  // nor when the set has no such key.
+  const refused = await s.run(["cloud", "secrets", "unset", "bot-secrets", token]);
+  assert.equal(refused.code, ExitCode.Usage);
+  assert.match(refused.stderr, /removing a key \(not shown: it reads like a value\)/);
+  const missing = await s.run(["cloud", "secrets", "unset", "bot-secrets", token, "-s"]);
+  assert.equal(missing.code, ExitCode.NotFound);
+  assert.match(missing.stderr, /has no such key \(the one given is not shown/);
+  for (const result of [bad, refused, missing]) assert.ok(!result.stderr.includes("4eC39"));
 });
 
 Deno.test("without a terminal and without --skip, unset and delete refuse (exit 2) and change nothing", async () => {

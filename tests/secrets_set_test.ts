@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import type { CliResult } from "./helpers.ts";
-import { api } from "./helpers_server.ts";
-import { type Session, startSession, terminal, transcript } from "./helpers_secrets.ts";
+import { api, rawSql } from "./helpers_server.ts";
+import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 
 /** A server of its own for `fn`: the session, its bootstrap key, and a scratch directory. */
@@ -49,7 +49,12 @@ const VALUES = {
   escaped: 'q"uote\ttab',
   hashed: "pa#ss-w0rd",
   crlf: "crlf-v4lue",
+  backtick: `it's "b4cktick"`,
+  encodedCredentials: btoa("robot:regi5try-pa55"),
   registryPassword: "regi5try-pa55",
+  padded: "c2VjcmV0LXRva2VuLXZhbHVl==",
+  onePad: "c2VjcmV0LXRva2VuLXZhbHVlcw=",
+  slashed: "Zm9vYmFyLXNlY3JldC12YWx1ZQ/x==",
 };
 
 const DOTENV = [
@@ -61,6 +66,7 @@ const DOTENV = [
   `MULTI="${VALUES.multiline.replace("\n", "\n")}"`,
   `ESCAPED="q\\"uote\\ttab"`,
   `HASHED=${VALUES.hashed}`,
+  `BACKTICK=\`${VALUES.backtick}\``,
 ].join("\n") + "\n";
 
 Deno.test("set: the dotenv syntax people write, stored value for value", async () => {
@@ -79,6 +85,7 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
       MULTI: VALUES.multiline,
       ESCAPED: VALUES.escaped,
       HASHED: VALUES.hashed,
+      BACKTICK: VALUES.backtick,
       CRLF: VALUES.crlf,
     };
     assert.deepEqual(set.keys, Object.keys(expected).sort());
@@ -105,6 +112,42 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
     assert.match(changed.stdout, /^PLAIN\s+different$/m);
     assert.match(changed.stdout, /^NEW_ONE\s+only local$/m);
     assert.match(changed.stdout, /^SPACED\s+only remote$/m);
+    // --exit-code: 1 when anything differs, for scripts; the comparison is printed all the same.
+    const same2 = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      "-f",
+      file,
+      "--exit-code",
+    ]);
+    assert.equal(same2.code, 0, same2.stderr);
+    const drift = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      `PLAIN=${VALUES.plain}x`,
+      "--exit-code",
+    ]);
+    assert.equal(drift.code, 1, drift.stderr);
+    assert.match(drift.stdout, /^PLAIN\s+different$/m);
+    assert.doesNotMatch(drift.stderr, /error/);
+    const driftJson = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "diff",
+      "app",
+      `PLAIN=${VALUES.plain}`,
+      "--exit-code",
+      "--json",
+    ]);
+    assert.equal(driftJson.code, 1, driftJson.stderr);
+    assert.equal(
+      JSON.parse(driftJson.stdout).keys.find((k: { key: string }) => k.key === "PLAIN").state,
+      "same",
+    );
     // list NAME shows each key's last write and fingerprint, never the fingerprint key.
     const listed = await cli(server, key, ["cloud", "secrets", "list", "app"]);
     assert.equal(listed.code, 0, listed.stderr);
@@ -141,6 +184,10 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
       `DUP=${VALUES.spaced}`,
       "1KEY=x",
       VALUES.hashed,
+      // Secret-looking text where pairs go: reported by position, never shown nor made a key.
+      VALUES.padded,
+      VALUES.onePad,
+      VALUES.slashed,
       "-f",
       file,
     ]);
@@ -148,12 +195,15 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
     assert.equal(result.stdout, "");
     for (
       const expected of [
-        /set name "bad_name"/,
-        /argument 3: key "1KEY"/,
+        /argument 1 is not a set name/,
+        /argument 3: what comes before "=" is not a key name/,
         /argument 4: expected KEY=value/,
+        /argument 5: this reads as a value ending in "=" padding/,
+        /argument 6: this reads as a value ending in "=" padding/,
+        /argument 7: what comes before "=" is not a key name/,
         /bad\.env:2: expected KEY=value/,
         /bad\.env:3: DUP is also given at argument 2/,
-        /bad\.env:4: EMPTY is empty \(add --allow-empty/,
+        /bad\.env:4: EMPTY is empty: fill it in, or delete the line/,
       ]
     ) assert.match(result.stderr, expected);
     assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
@@ -168,6 +218,21 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
       "--allow-empty",
     ]);
     assert.equal(allowed.code, 0, allowed.stderr);
+    assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
+    // Even with --allow-empty, a token with "=" padding is not made a key; nothing is sent.
+    for (const token of [VALUES.padded, VALUES.onePad]) {
+      const refused = await cli(server, key, [
+        "cloud",
+        "secrets",
+        "set",
+        "ok",
+        token,
+        "--allow-empty",
+        "--dry-run",
+      ]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /argument 2: this reads as a value ending in "=" padding/);
+    }
     assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
   });
 });
@@ -262,7 +327,7 @@ Deno.test("region: the organization's default for a new set; a mismatch is refus
   }, ["--regions", "us-east,eu-central", "--default-region", "eu-central"]);
 });
 
-Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in place; --wait exits 6 on failure", async () => {
+Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in place; a bad host refused before sending", async () => {
   await withServer(async (server, key) => {
     const ips = (args: string[], input?: string) =>
       cli(server, key, ["cloud", "secrets", "image-pull-secret", ...args], { input });
@@ -300,28 +365,24 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     }
     assert.equal((await api(server.baseUrl, key, "GET", "/secrets/bad")).status, 404);
 
-    // A registry host the provisioner refuses: --wait exits 6 with the set's errorMessage.
-    const failed = await ips([
-      "broken",
-      "not a host/x",
-      `robot:${VALUES.registryPassword}`,
-      "--wait",
-    ]);
-    assert.equal(failed.code, 6, failed.stderr);
-    assert.match(
-      failed.stderr,
-      /"broken" failed to provision: Registry host "not a host\/x" is not a host name/,
-    );
-    const failedJson = await ips([
-      "broken",
-      "not a host/y",
-      `robot:${VALUES.registryPassword}`,
-      "--wait",
-      "--json",
-    ]);
-    assert.equal(failedJson.code, 6);
-    assert.equal(JSON.parse(failedJson.stdout).set.status, "failed");
-    assert.equal(JSON.parse(failedJson.stdout).updated, true);
+    // A registry host the provisioner would refuse is refused before sending, by the same rule,
+    // without quoting what may be credentials typed in its place.
+    for (
+      const [host, problem] of [
+        ["https://ghcr.io/v2/", /drop the scheme https:\/\/ and any path \(ghcr\.io\)/],
+        ["ghcr.io/v2/", /drop the path after the host/],
+        [`robot:${VALUES.registryPassword}@ghcr.io`, /it holds user information/],
+        [`robot:${VALUES.registryPassword}`, /what follows ":" is not a port/],
+        ["not a host", /use DNS labels or an IPv4 address/],
+      ] as const
+    ) {
+      const refused = await ips(["broken", host, `robot:${VALUES.registryPassword}`, "--wait"]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /argument 2 is not a registry host/);
+      assert.match(refused.stderr, problem);
+    }
+    assert.equal((await api(server.baseUrl, key, "GET", "/secrets/broken")).status, 404);
+    assert.equal((await ips(["broken", "r.io", "a:b"])).code, 0);
 
     const diff = await cli(server, key, ["cloud", "secrets", "diff", "reg", "A=1"]);
     assert.equal(diff.code, 2);
@@ -333,7 +394,117 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
   });
 });
 
-Deno.test("set and diff act in the organization picked with -o", async () => {
+Deno.test("--wait on a set that fails to provision exits 6 with its errorMessage", async () => {
+  // The client refuses what it knows the provisioner refuses; what is left is a failure only the
+  // server sees: here, stored credentials that no longer decrypt (the row is broken behind the
+  // server's back, as an operator could, while the write waits out the provisioning delay).
+  await withServer(async (server, key) => {
+    for (const json of [false, true]) {
+      const running = cli(server, key, [
+        "cloud",
+        "secrets",
+        "image-pull-secret",
+        "broken",
+        "r.example.com",
+        `robot:${VALUES.registryPassword}`,
+        "--wait",
+        ...(json ? ["--json"] : []),
+      ]);
+      await waitFor("the write", async () => {
+        const { body } = await server.get("broken", key);
+        return body?.status === "pending" ? true : undefined;
+      }, 60_000);
+      await rawSql(server.database, [
+        "UPDATE secret_sets SET credentials = X'00' WHERE name = 'broken'",
+      ]);
+      const failed = await running;
+      assert.equal(failed.code, 6, failed.stderr);
+      assert.match(
+        failed.stderr,
+        /"broken" failed to provision: The stored credentials could not be read; set them again\./,
+      );
+      if (json) {
+        const outcome = JSON.parse(failed.stdout);
+        assert.equal(outcome.set.status, "failed");
+        assert.equal(outcome.updated, true);
+      } else assert.equal(failed.stdout, "");
+    }
+  }, ["--provision-delay", "10000"]);
+});
+
+Deno.test("--wait-timeout bounds the wait; a bad one is refused before anything is sent", async () => {
+  await withServer(async (server, key) => {
+    const bad = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "slow",
+      "A=1",
+      "--wait",
+      "--wait-timeout",
+      "0",
+    ]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--wait-timeout must be more than 0 seconds/);
+    assert.equal((await server.get("slow", key)).status, 404, "nothing was written");
+
+    // The provisioner takes a minute; the wait gives up after 1 s, the write made.
+    const timedOut = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "slow",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+      "--wait-timeout",
+      "1",
+    ]);
+    assert.equal(timedOut.code, 1, timedOut.stderr);
+    assert.match(timedOut.stderr, /"slow" is still pending after 1 s/);
+    assert.match(timedOut.stderr, /check later with `voicebot cloud secrets list slow`/);
+    assert.equal((await detail(server, key, "slow")).status, "pending");
+  }, ["--provision-delay", "60000"]);
+});
+
+Deno.test("429 from the real server: retried after its Retry-After, or reported when that is too long", async () => {
+  // One request a second, none saved up: the command's requests, one after the other, meet 429s.
+  await withServer(async (server, key) => {
+    const result = await cli(server, key, [
+      "cloud",
+      "secrets",
+      "set",
+      "rl",
+      "A=1",
+      "B=2",
+      "--wait",
+      "--json",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).set.status, "ready");
+    // The server's access log: requests answered 429 and then, sent again with the same request
+    // id (the client's own), answered.
+    const log = server.server.stderr().split("\n").filter((line) =>
+      line.includes('"msg":"request"')
+    )
+      .map((line) => JSON.parse(line) as { status: number; requestId: string });
+    const limited = log.filter((entry) => entry.status === 429);
+    assert.ok(limited.length >= 2, `429s: ${limited.length}`);
+    for (const { requestId } of limited) {
+      assert.ok(log.some((e) => e.requestId === requestId && e.status < 300), requestId);
+    }
+  }, ["--rate-limit", "1", "--rate-burst", "1"]);
+  // One request in 20 s: a Retry-After over the client's 10 s bound is not waited for.
+  await withServer(async (server, key) => {
+    const result = await cli(server, key, ["cloud", "secrets", "set", "rl", "A=1"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Too many requests for this API key/);
+    assert.match(result.stderr, /HTTP 429 RATE_LIMITED, request id \S+/);
+    assert.match(result.stderr, /try again in 20 s/);
+  }, ["--rate-limit", "0.05", "--rate-burst", "1"]);
+});
+
+Deno.test("set, diff, image-pull-secret, unset and delete act in the organization picked with -o", async () => {
   await withServer(async (server, key) => {
     const otherKey = await server.createKey("other");
     // No key in the environment: the organizations come from the config file, by -o.
@@ -346,14 +517,51 @@ Deno.test("set and diff act in the organization picked with -o", async () => {
       assert.equal(login.code, 0, login.stderr);
     }
     assert.equal(
-      (await run(["cloud", "secrets", "set", "shared", "A=1", "-o", "default"])).code,
+      (await run(["cloud", "secrets", "set", "shared", "A=1", "Z=9", "-o", "default"])).code,
       0,
     );
     assert.equal((await run(["cloud", "secrets", "set", "shared", "B=2", "-o", "other"])).code, 0);
-    assert.deepEqual((await detail(server, key, "shared")).keys, ["A"]);
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["A", "Z"]);
     assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
     const diff = await run(["cloud", "secrets", "diff", "shared", "B=2", "-o", "other", "--json"]);
     assert.deepEqual(JSON.parse(diff.stdout).keys, [{ key: "B", state: "same" }]);
+    // image-pull-secret, unset and delete too, in the organization -o names ("other" is current).
+    const ips = await run([
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "reg",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "-o",
+      "default",
+    ]);
+    assert.equal(ips.code, 0, ips.stderr);
+    assert.equal((await detail(server, key, "reg")).host, "r.example.com");
+    assert.equal((await server.get("reg", otherKey)).status, 404);
+    const unsetOther = await run(["cloud", "secrets", "unset", "shared", "A", "-o", "other", "-s"]);
+    assert.equal(unsetOther.code, 4, "other's set has no A");
+    assert.match(unsetOther.stderr, /set "shared" in organization "other" has no key A/);
+    assert.equal(
+      (await run(["cloud", "secrets", "unset", "shared", "A", "-o", "default", "-s"])).code,
+      0,
+    );
+    assert.deepEqual((await detail(server, key, "shared")).keys, ["Z"]);
+    assert.deepEqual((await detail(server, otherKey, "shared")).keys, ["B"]);
+    const deleted = await run([
+      "cloud",
+      "secrets",
+      "delete",
+      "shared",
+      "-o",
+      "default",
+      "--yes",
+      "--json",
+    ]);
+    assert.deepEqual(JSON.parse(deleted.stdout), { deleted: "shared", organization: "default" });
+    assert.equal((await server.get("shared", key)).status, 404);
+    assert.equal((await server.get("shared", otherKey)).status, 200);
+
     const missing = await run(["cloud", "secrets", "set", "shared", "C=3", "-o", "nobody"]);
     assert.equal(missing.code, 3);
     assert.match(missing.stderr, /auth login/);
@@ -370,24 +578,44 @@ Deno.test("the secrets command of a freshly scaffolded quickstart's README runs 
       line.startsWith("voicebot cloud secrets set ")
     );
     assert.ok(command, "the README shows the set command");
-    // As the README says: copy .env.example to .env and fill in every key.
+    // A user of the SmallWebRTC transport ("no account is needed"), as the README says: copy
+    // .env.example to .env, fill in the keys, and delete the lines of the keys that only another
+    // transport needs, which the README lists.
+    assert.match(readme, /over SmallWebRTC[\s\S]*No account\s+is needed/);
+    const onlyOthers = readme.split("These keys are needed by one transport only")[1]
+      ?.split("\n\n")[1];
+    assert.ok(onlyOthers, "the README lists the keys only one transport needs");
+    const drop = [...onlyOthers.matchAll(/^- `([A-Z0-9_]+)`: (.+)$/gm)];
+    assert.deepEqual(drop.map(([, name, transports]) => [name, transports]), [
+      ["DAILY_API_KEY", "Daily (WebRTC)"],
+    ]);
     const example = await Deno.readTextFile(join(project, "server/.env.example"));
-    const filled = example.replace(
-      /^([A-Z_]+)=$/gm,
-      (_, name) => `${name}=${VALUES.plain}-${name}`,
-    );
-    await Deno.writeTextFile(join(project, "server/.env"), filled);
-
+    const fill = (text: string) =>
+      text.replace(/^([A-Z_]+)=$/gm, (_, name) => `${name}=${VALUES.plain}-${name}`);
     const args = command.split(" ").slice(1);
+
+    // Filled in, but the Daily line left empty: refused, and told to fill it in or delete it.
+    const left = example.replace(
+      /^([A-Z_]+)=$/gm,
+      (line, name) =>
+        drop.some(([, other]) => other === name) ? line : `${name}=${VALUES.plain}-${name}`,
+    );
+    await Deno.writeTextFile(join(project, "server/.env"), left);
+    const refused = await cli(server, key, args, { cwd: project });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /server\/\.env:\d+: DAILY_API_KEY is empty: fill it in, or delete the line/,
+    );
+
+    const followed = example.split("\n").filter((line) =>
+      !drop.some(([, name]) => line === `${name}=`)
+    ).join("\n");
+    await Deno.writeTextFile(join(project, "server/.env"), fill(followed));
     const result = await cli(server, key, args, { cwd: project });
     assert.equal(result.code, 0, result.stderr);
     const set = await detail(server, key, "voicebot-quickstart-secrets");
-    assert.deepEqual(set.keys, [
-      "CARTESIA_API_KEY",
-      "DAILY_API_KEY",
-      "DEEPGRAM_API_KEY",
-      "OPENAI_API_KEY",
-    ]);
+    assert.deepEqual(set.keys, ["CARTESIA_API_KEY", "DEEPGRAM_API_KEY", "OPENAI_API_KEY"]);
 
     // Every other `voicebot cloud secrets` command the project prints runs as written too.
     const printed = new Set<string>();
@@ -451,6 +679,26 @@ Deno.test("image-pull-secret: hidden prompts in a terminal echo nothing", async 
       );
     });
     assert.equal((await detail(server, key, "tty-reg")).host, "r.example.com");
+    // --no-encode: one hidden prompt for the base64 of username:password.
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "tty-reg2",
+      "r.example.com",
+      "--no-encode",
+      "--wait",
+    ], async (term) => {
+      await term.waitFor(/Credentials \(base64 of username:password\)/);
+      await term.type(VALUES.encodedCredentials);
+      const typed = await term.screen();
+      assert.ok(!typed.includes(VALUES.encodedCredentials.slice(0, 8)), typed);
+      assert.ok(!/[▪*•]/.test(typed), `no mask either:\n${typed}`);
+      await term.keys("Enter");
+      assert.equal(await term.exitCode(), 0, await term.screen());
+      // Ready: the provisioner decoded it to username:password.
+      assert.match(await term.screen(), /Created image pull secret "tty-reg2".*Status: ready/);
+    });
   });
 });
 
@@ -500,10 +748,93 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
   });
 });
 
+Deno.test("--wait: Ctrl-C or Escape at the spinner exits 130 and says what was written", async () => {
+  await withServer(async (server, key) => {
+    // The provisioner takes a minute: the spinner is still up when the key is pressed.
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "slow", "A=1", "--wait"],
+      async (term) => {
+        await term.waitFor(/Write 1 key\(s\) to "slow"/);
+        await term.type("y");
+        await term.keys("Enter");
+        await term.waitFor(/Waiting for "slow" to be ready/);
+        await term.keys("C-c");
+        assert.equal(await term.exitCode(), 130, await term.screen());
+        const screen = await term.screen();
+        assert.match(
+          screen,
+          /Cancelled the wait, not the write: created secret set "slow" in us-west \(created A\)/,
+        );
+        assert.match(screen, /see its status with `voicebot cloud secrets list slow`/);
+      },
+    );
+    assert.deepEqual((await detail(server, key, "slow")).keys, ["A"]);
+    await inTerminal(server, key, [
+      "cloud",
+      "secrets",
+      "image-pull-secret",
+      "slow-reg",
+      "r.example.com",
+      `robot:${VALUES.registryPassword}`,
+      "--wait",
+    ], async (term) => {
+      await term.waitFor(/Waiting for "slow-reg" to be ready/);
+      await term.keys("Escape");
+      assert.equal(await term.exitCode(), 130, await term.screen());
+      assert.match(
+        await term.screen(),
+        /Cancelled the wait, not the write: created image pull secret "slow-reg" for r\.example\.com/,
+      );
+    });
+    assert.equal((await detail(server, key, "slow-reg")).status, "pending");
+  }, ["--provision-delay", "60000"]);
+});
+
+Deno.test("stdin a terminal is never read (it would echo): each command names the alternatives", async () => {
+  await withServer(async (server, key, dir) => {
+    const env = { ...server.env, ...apiEnv(server, key) };
+    // `--json > file`: stdout is not a terminal, so nothing prompts; stdin is the terminal.
+    const out = join(dir, "out.json");
+    {
+      await using term = await terminal(
+        ["cloud", "secrets", "image-pull-secret", "reg2", "r.example.com", "--json"],
+        env,
+        { stdoutTo: out },
+      );
+      assert.equal(await term.exitCode(), 2, await term.screen());
+      const screen = await term.screen();
+      assert.match(screen, /cannot read the credentials from stdin: it is a terminal/);
+      assert.match(screen, /--username USER --password-stdin/);
+      assert.match(screen, /Pipe `username:password` in/);
+    }
+    assert.equal(await Deno.readTextFile(out), "");
+    for (
+      const [args, what] of [
+        [
+          ["image-pull-secret", "reg3", "r.example.com", "--username", "u", "--password-stdin"],
+          "the password",
+        ],
+        [["set", "app", "-f", "-"], "the secrets"],
+        [["diff", "app", "--file", "-"], "the secrets"],
+      ] as const
+    ) {
+      await using term = await terminal(["cloud", "secrets", ...args], env);
+      assert.equal(await term.exitCode(), 2, await term.screen());
+      assert.match(await term.screen(), new RegExp(`cannot read ${what} from stdin`));
+    }
+    assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
+  });
+});
+
 Deno.test("no value, credential or API key appears in any output of this file", () => {
   const all = transcript.join("\n");
   for (const [name, value] of Object.entries(VALUES)) {
-    for (const part of value.split("\n")) assert.ok(!all.includes(part), `${name} leaked`);
+    // Each part too: a value may be printed without its "=" padding or across lines.
+    for (const part of [value, ...value.split(/[\n=]+/).filter((p) => p.length >= 6)]) {
+      assert.ok(!all.includes(part), `${name} leaked`);
+    }
   }
   assert.ok(!all.includes("vb_sk_"), "an API key leaked");
   assert.ok(!all.includes("fingerprintKey"), "the fingerprint key was printed");

@@ -140,7 +140,7 @@ export default define({
 
 /** On a terminal with nothing to go on: ask, confirm, write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
-  const [{ terminalPrompter: prompt }, wizard, { initProject }] = await Promise.all([
+  const [{ terminalPrompter: prompt, orCancelled }, wizard, { initProject }] = await Promise.all([
     import("./prompt.ts"),
     import("./init_wizard.ts"),
     import("../init/mod.ts"),
@@ -157,16 +157,28 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   }
   const spinner = prompt.spinner();
   spinner.start("Writing the project");
+  const writing = initProject({
+    cwd,
+    dir: answers.dir,
+    flags: answers.flags,
+    dryRun: false,
+    overwriteGuide: answers.overwriteGuide,
+  });
   let result: InitResult;
   try {
-    result = await initProject({
-      cwd,
-      dir: answers.dir,
-      flags: answers.flags,
-      dryRun: false,
-      overwriteGuide: answers.overwriteGuide,
-    });
+    result = await orCancelled(spinner, writing);
   } catch (error) {
+    if (error instanceof CancelledError) {
+      // The write is all or nothing and is not stopped half-way: say which it was.
+      const done = await writing.catch(() => undefined);
+      throw new CancelledError(
+        done?.kind === "written"
+          ? `Cancelled, but the project had been written already: ${done.written.length} files in ${
+            relative(cwd, done.root) || "."
+          }.`
+          : "Cancelled. Nothing written.",
+      );
+    }
     spinner.error("Nothing written.");
     throw error;
   }

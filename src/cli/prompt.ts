@@ -4,7 +4,8 @@
  *
  * `@clack/prompts` (and with it Node's `process`) loads on the first prompt, never at start.
  * Prompts draw on stderr, so that stdout keeps only data (`--json` stays one document).
- * Ctrl-C or Escape at a prompt throws `CancelledError` (exit 130).
+ * Ctrl-C or Escape at a prompt throws `CancelledError` (exit 130); at a spinner they abort the
+ * spinner's `signal` (see `orCancelled`), so that the command ends through the same path.
  *
  * @module
  */
@@ -21,6 +22,12 @@ export interface Spinner {
   message(message: string): void;
   stop(message?: string): void;
   error(message?: string): void;
+  /**
+   * Aborted, with a `CancelledError` as its reason, when the user presses Ctrl-C or Escape while
+   * it spins, or the process gets SIGINT; the spinner has then stopped and drawn "Cancelled".
+   * Never aborted without a terminal. `orCancelled` races a task against it.
+   */
+  readonly signal: AbortSignal;
 }
 
 export interface Prompter {
@@ -143,23 +150,159 @@ export async function search<T>(
   return answered<T>(c, value as T | symbol);
 }
 
-const quietSpinner: Spinner = { start() {}, message() {}, stop() {}, error() {} };
+/** Without a terminal: draws nothing, and is never cancelled (SIGINT ends the process as usual). */
+function quietSpinner(): Spinner {
+  return { start() {}, message() {}, stop() {}, error() {}, signal: new AbortController().signal };
+}
 
-/** A spinner that loads clack lazily; before it has loaded, calls are queued in order. */
+/**
+ * A spinner on stderr. It is our own rather than clack's: clack's spinner reads keys through
+ * `block()`, which calls `process.exit(0)` on Ctrl-C or Escape, so a cancelled `--wait` or write
+ * ended with success. This one puts stdin in raw mode too (nothing typed is echoed across the
+ * drawing), and Ctrl-C, Escape or SIGINT stop it and abort its `signal`; the command then throws
+ * `CancelledError` and exits 130 like any other cancellation.
+ *
+ * Node's modules load lazily; before they have, calls are queued in order.
+ */
 export function spinner(): Spinner {
-  if (!isInteractive()) return quietSpinner;
-  let real: Spinner | undefined;
-  const queue: ((s: Spinner) => void)[] = [];
-  void clack().then(({ clack: c, output }) => {
-    real = c.spinner({ output });
+  if (!isInteractive()) return quietSpinner();
+  const controller = new AbortController();
+  let real: Omit<Spinner, "signal"> | undefined;
+  const queue: ((s: Omit<Spinner, "signal">) => void)[] = [];
+  void loadSpinnerIo().then((io) => {
+    real = drawingSpinner(io, controller);
     for (const call of queue.splice(0)) call(real);
   });
-  const call = (fn: (s: Spinner) => void) => (real ? fn(real) : void queue.push(fn));
+  const call = (
+    fn: (s: Omit<Spinner, "signal">) => void,
+  ) => (real ? fn(real) : void queue.push(fn));
   return {
     start: (m) => call((s) => s.start(m)),
     message: (m) => call((s) => s.message(m)),
     stop: (m) => call((s) => s.stop(m)),
     error: (m) => call((s) => s.error(m)),
+    signal: controller.signal,
+  };
+}
+
+/** `work`, or `CancelledError` as soon as `spinner` is cancelled, whichever comes first. */
+export function orCancelled<T>(spinner: Spinner, work: Promise<T>): Promise<T> {
+  const { signal } = spinner;
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+interface SpinnerIo {
+  output: Output & { columns?: number };
+  stdin: import("node:tty").ReadStream;
+  readline: typeof import("node:readline");
+  style: (color: "gray" | "magenta" | "green" | "red" | "yellow", text: string) => string;
+  symbols: { bar: string; done: string; cancelled: string; failed: string; frames: string[] };
+}
+
+async function loadSpinnerIo(): Promise<SpinnerIo> {
+  const [{ clack: c, output }, readline, { styleText }, { default: process }] = await Promise.all([
+    clack(),
+    import("node:readline"),
+    import("node:util"),
+    import("node:process"),
+  ]);
+  return {
+    output: output as SpinnerIo["output"],
+    stdin: process.stdin as unknown as SpinnerIo["stdin"],
+    readline,
+    style: (color, text) => styleText(color, text),
+    // clack's own symbols, so that the spinner looks like the prompts around it.
+    symbols: {
+      bar: c.S_BAR,
+      done: c.S_STEP_SUBMIT,
+      cancelled: c.S_STEP_CANCEL,
+      failed: c.S_STEP_ERROR,
+      frames: c.unicode ? ["◒", "◐", "◓", "◑"] : ["•", "o", "O", "0"],
+    },
+  };
+}
+
+const FRAME_MS = 80;
+const HIDE_CURSOR = "\x1b[?25l";
+const SHOW_CURSOR = "\x1b[?25h";
+const CLEAR_LINE = "\r\x1b[2K";
+
+function drawingSpinner(io: SpinnerIo, controller: AbortController): Omit<Spinner, "signal"> {
+  let text = "";
+  let frame = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let release: (() => void) | undefined;
+
+  const draw = () => {
+    const width = Math.max(10, (io.output.columns ?? 80) - 4);
+    const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    io.output.write(`${CLEAR_LINE}${io.style("magenta", io.symbols.frames[frame])}  ${line}`);
+    frame = (frame + 1) % io.symbols.frames.length;
+  };
+  const finish = (symbol: string, message: string | undefined) => {
+    if (timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+    release?.();
+    release = undefined;
+    io.output.write(`${CLEAR_LINE}${symbol}  ${message || text}\n${SHOW_CURSOR}`);
+  };
+  const cancel = () => {
+    finish(io.style("red", io.symbols.cancelled), "Cancelled");
+    controller.abort(new CancelledError());
+  };
+  return {
+    start(message) {
+      if (timer !== undefined || controller.signal.aborted) return;
+      text = message.replace(/\.+$/, "");
+      io.output.write(`${io.style("gray", io.symbols.bar)}\n${HIDE_CURSOR}`);
+      release = holdKeys(io, cancel);
+      draw();
+      timer = setInterval(draw, FRAME_MS);
+    },
+    message(message) {
+      text = message.replace(/\.+$/, "");
+    },
+    stop: (message) => finish(io.style("green", io.symbols.done), message),
+    error: (message) => finish(io.style("red", io.symbols.failed), message),
+  };
+}
+
+/**
+ * While the spinner runs: stdin in raw mode (what is typed is neither echoed nor a signal), Ctrl-C
+ * and Escape call `onCancel`, and so does SIGINT sent by other means. Returns the undo.
+ */
+function holdKeys(io: SpinnerIo, onCancel: () => void): () => void {
+  const { stdin } = io;
+  // As clack's prompts do: a readline interface without output, for keypress events only.
+  const rl = io.readline.createInterface({ input: stdin, escapeCodeTimeout: 50, terminal: true });
+  const onKey = (_: unknown, key: { name?: string; ctrl?: boolean; sequence?: string } = {}) => {
+    if (key.name === "escape" || (key.ctrl && key.name === "c") || key.sequence === "\x03") {
+      onCancel();
+    }
+  };
+  stdin.on("keypress", onKey);
+  if (stdin.isTTY) stdin.setRawMode(true);
+  let signalHeld = false;
+  try {
+    Deno.addSignalListener("SIGINT", onCancel);
+    signalHeld = true;
+  } catch {
+    // A platform without SIGINT listeners: the keys still cancel.
+  }
+  return () => {
+    stdin.off("keypress", onKey);
+    if (stdin.isTTY) stdin.setRawMode(false);
+    rl.close();
+    if (signalHeld) Deno.removeSignalListener("SIGINT", onCancel);
   };
 }
 

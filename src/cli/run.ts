@@ -4,7 +4,7 @@
 import { cli, CommandNotFoundError, define } from "gunshi";
 import { renderUsage } from "gunshi/renderer";
 import { VERSION } from "../version.ts";
-import { ExitCode, VoicebotError } from "../errors.ts";
+import { DifferencesFound, ExitCode, VoicebotError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
@@ -103,6 +103,8 @@ function report(error: unknown, verbose: boolean): number {
     printError("no command given.", [], "run `voicebot --help` to see the commands.");
     return ExitCode.Usage;
   }
+  // The comparison was printed; the exit status alone says that something differs.
+  if (error instanceof DifferencesFound) return error.exitCode;
   if (error instanceof VoicebotError) {
     // An API error shows what the server said, with its request id for a bug report.
     const api = error.api &&

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AuthError, UsageError } from "../errors.ts";
+import { AuthError, CancelledError, UsageError } from "../errors.ts";
 import type { Fetch } from "../secrets/client.ts";
 import {
   checkOrganization,
@@ -24,6 +24,13 @@ import {
 
 export interface LoginOptions extends CredentialFlags {
   apiKey: string;
+  /**
+   * Without `-o` (`organization` undefined), a key other than the one stored for the organization
+   * is not stored silently: the key may be meant for another organization. `replace` (--yes)
+   * allows it; else `confirmReplace` asks (on a terminal); else it is refused (exit 2).
+   */
+  replace?: boolean;
+  confirmReplace?: (question: string) => Promise<boolean>;
   env?: Env;
   fetch?: Fetch;
   timeoutMs?: number;
@@ -35,6 +42,8 @@ export interface LoginResult {
   keyFingerprint: string;
   /** How many sets the key sees: proof that it works. */
   sets: number;
+  /** The fingerprint of the other key it replaced for the organization, if any. */
+  replacedKeyFingerprint?: string;
   configPath: string;
 }
 
@@ -73,14 +82,37 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
     }
     throw error;
   }
+  const fingerprint = await keyFingerprint(apiKey);
+  const previous = file.organizations[organization]?.apiKey;
+  const replaced = previous !== undefined && previous !== apiKey
+    ? await keyFingerprint(previous)
+    : undefined;
+  if (replaced && options.organization === undefined && !options.replace) {
+    const other = "to log in to another organization, name it: `voicebot cloud auth login -o NAME`";
+    const question = `Replace the key stored for organization "${organization}" (${replaced}) ` +
+      `with this one (${fingerprint})?`;
+    if (!options.confirmReplace) {
+      throw new UsageError(
+        `organization "${organization}" has another key stored (${replaced}; this one is ` +
+          `${fingerprint}), and replacing it needs a confirmation; nothing was stored.`,
+        { hint: `${other}; to replace the key of "${organization}", add --yes.` },
+      );
+    }
+    if (!(await options.confirmReplace(question))) {
+      throw new CancelledError(`Cancelled; the key stored for "${organization}" was kept.`, {
+        hint: `${other}.`,
+      });
+    }
+  }
   file.organizations[organization] = { apiUrl, apiKey };
   file.current = organization;
   await writeConfig(path, file);
   return {
     organization,
     apiUrl,
-    keyFingerprint: await keyFingerprint(apiKey),
+    keyFingerprint: fingerprint,
     sets,
+    ...(replaced ? { replacedKeyFingerprint: replaced } : {}),
     configPath: path,
   };
 }
@@ -91,6 +123,8 @@ export interface LogoutResult {
   removed: boolean;
   /** The current organization afterwards, if any. */
   current?: string;
+  /** The organizations whose keys are still stored. */
+  stored: string[];
   configPath: string;
 }
 
@@ -111,7 +145,13 @@ export async function logout(
     if (file.current === organization) delete file.current;
     await writeConfig(path, file);
   }
-  return { organization, removed, current: file.current, configPath: path };
+  return {
+    organization,
+    removed,
+    current: file.current,
+    stored: Object.keys(file.organizations).sort(),
+    configPath: path,
+  };
 }
 
 export interface StatusResult {

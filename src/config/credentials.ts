@@ -147,6 +147,28 @@ export function loginHint(organization?: string): string {
 }
 
 /**
+ * No organization is named nor current. When the file still holds some (after `auth logout` of
+ * the current one), the error lists them and says how to pick one.
+ */
+export function noCurrentOrganization(stored: readonly string[]): AuthError {
+  if (stored.length === 0) {
+    return new AuthError("not logged in: no organization and no API key.", { hint: loginHint() });
+  }
+  const names = [...stored].sort().map((name) => `"${name}"`).join(", ");
+  return new AuthError(
+    `no current organization; keys are stored for ${names}.`,
+    { hint: pickHint(stored) },
+  );
+}
+
+/** How to act in one of the stored organizations. */
+export function pickHint(stored: readonly string[]): string {
+  const example = [...stored].sort()[0] ?? "NAME";
+  return `pick one per command with -o NAME (e.g. -o ${example}), or make it current with ` +
+    `\`voicebot cloud auth login -o ${stored.length === 1 ? example : "NAME"}\`.`;
+}
+
+/**
  * The organization, URL and key a command uses. `VOICEBOT_API_KEY` applies unless `-o` names an
  * organization other than `VOICEBOT_ORG`: an explicit `-o` then picks that organization's stored
  * key, so that a key in the environment never acts in an organization it was not meant for.
@@ -179,9 +201,7 @@ export async function resolveCredentials(
   } else if (stored) {
     [apiKey, keySource] = [stored.apiKey, "config"];
   } else if (organization === undefined) {
-    throw new AuthError("not logged in: no organization and no API key.", {
-      hint: loginHint(),
-    });
+    throw noCurrentOrganization(Object.keys(file.organizations));
   } else {
     throw new AuthError(`no API key stored for organization "${organization}".`, {
       hint: loginHint(organization),

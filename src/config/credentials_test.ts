@@ -98,6 +98,26 @@ Deno.test("precedence: flags, then the environment, then the file; a missing key
   });
 });
 
+Deno.test("no current organization: the stored ones are named, with how to pick one", async () => {
+  await withDir(async (dir) => {
+    const path = `${dir}/config.json`;
+    await writeConfig(path, {
+      organizations: {
+        beta: { apiUrl: "http://beta/v1", apiKey: "beta-key" },
+        acme: { apiUrl: "http://acme/v1", apiKey: "acme-key" },
+      },
+    });
+    const error = await resolveCredentials({}, envOf({ VOICEBOT_CONFIG: path })).catch((e) => e);
+    assert.ok(error instanceof AuthError);
+    assert.equal(error.message, 'no current organization; keys are stored for "acme", "beta".');
+    assert.match(String(error.hint), /-o NAME \(e\.g\. -o acme\)/);
+    assert.match(String(error.hint), /voicebot cloud auth login -o NAME/);
+    const none = await resolveCredentials({}, envOf({ VOICEBOT_CONFIG: `${dir}/none.json` }))
+      .catch((e) => e);
+    assert.match(none.message, /not logged in: no organization and no API key/);
+  });
+});
+
 Deno.test("the key fingerprint is short, stable and not the key", async () => {
   const fingerprint = await keyFingerprint("vb_sk_abc");
   assert.match(fingerprint, /^sha256:[0-9a-f]{12}$/);

@@ -255,6 +255,11 @@ export function projectView(config: ScaffoldConfig) {
     daily_calls: dialOut || pstnDialIn || sipDialIn,
     video_params: videoParams(config),
     extras: pipecatExtras(config).join(","),
+    transport_only_keys: [...transportOnlyKeys(config)].map(([key, labels]) => ({
+      key,
+      transports: labels.join(", "),
+    })),
+    has_transport_only_keys: transportOnlyKeys(config).size > 0,
     ...clientView(config),
   };
 }
@@ -437,6 +442,21 @@ interface EnvGroup {
  * runner's DAILY_API_KEY, the SageMaker clients' AWS keys) come from the catalog and count as
  * needed.
  */
+/**
+ * The keys that some of the project's transports need and others do not (`DAILY_API_KEY` for a bot
+ * served over Daily and SmallWebRTC), with the transports that need each. `.env.example` and the
+ * README say so, since `voicebot cloud secrets set` refuses an empty value: a user of the other
+ * transports deletes the line rather than leave it empty.
+ */
+export function transportOnlyKeys(config: ScaffoldConfig): Map<string, string[]> {
+  const transports = transportsOf(config);
+  const needs = new Map<string, string[]>();
+  for (const transport of transports) {
+    for (const name of transport.env) needs.set(name, [...needs.get(name) ?? [], transport.label]);
+  }
+  return new Map([...needs].filter(([, labels]) => labels.length < transports.length));
+}
+
 export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
   const reads = envReads(code);
   const seen = new Set<string>();
@@ -459,7 +479,21 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
     });
     if (lines.length > 0) groups.push({ title, lines });
   };
-  for (const transport of transportsOf(config)) add(transport.label, transport.env);
+  const only = transportOnlyKeys(config);
+  for (const transport of transportsOf(config)) {
+    const mine = transport.env.filter((name) => !seen.has(name) && only.has(name));
+    const all = mine.length > 0 && mine.length === transport.env.filter((n) => !seen.has(n)).length;
+    const title = mine.length === 0
+      ? transport.label
+      : all
+      ? `${transport.label}: only for this transport (delete ${
+        mine.length === 1 ? "the line" : "these lines"
+      } if you do not use it)`
+      : `${transport.label}: ${mine.join(", ")} only for this transport (delete ${
+        mine.length === 1 ? "its line" : "their lines"
+      } if you do not use it)`;
+    add(title, transport.env);
+  }
   for (const service of servicesOf(config)) add(`${service.label} (${service.kind})`, service.env);
   if (config.enable_observability) {
     add("Observability: an OpenTelemetry collector (OTLP over HTTP)", [

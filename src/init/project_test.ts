@@ -8,6 +8,7 @@ import {
   planProject,
   pythonFloor,
   pythonImports,
+  transportOnlyKeys,
 } from "./project.ts";
 
 function config(input: ScaffoldInput) {
@@ -90,6 +91,30 @@ Deno.test(".env.example: optional variables stay commented out at their default"
     },
     { title: "Pipecat's runner (optional)", lines: ["# PIPECAT_ALLOWED_ORIGINS="] },
   ]);
+});
+
+Deno.test(".env.example: a key only some transports need says to delete it when unused", () => {
+  // `set` refuses empty values: a SmallWebRTC user must know DAILY_API_KEY can go.
+  const both = config({ ...CASCADE, transports: ["hosted", "lightweb"] });
+  assert.deepEqual([...transportOnlyKeys(both)], [["DAILY_API_KEY", ["Daily (WebRTC)"]]]);
+  const bot = planProject(both).files.find((f) => f.path === "server/bot.py")!.content;
+  assert.deepEqual(envGroups(both, bot)[0], {
+    title: "Daily (WebRTC): only for this transport (delete the line if you do not use it)",
+    lines: ["DAILY_API_KEY="],
+  });
+  const readme = planProject(both).files.find((f) => f.path === "README.md")!.content;
+  assert.match(
+    readme,
+    /needed by one transport only; if you do not use it, delete the line:\n\n- `DAILY_API_KEY`: Daily \(WebRTC\)\n/,
+  );
+  // With one transport, what it needs is needed.
+  const daily = config({ ...CASCADE, transports: ["hosted"] });
+  assert.equal(transportOnlyKeys(daily).size, 0);
+  assert.equal(envGroups(daily, bot)[0].title, "Daily (WebRTC)");
+  assert.doesNotMatch(
+    planProject(daily).files.find((f) => f.path === "README.md")!.content,
+    /needed by one transport only/,
+  );
 });
 
 Deno.test(".env.example: a variable needed anywhere is to fill in; differing defaults show none", () => {

@@ -5,8 +5,9 @@
  *
  * Accepted: blank lines and `#` comment lines; an optional `export ` prefix; `KEY=value` with
  * spaces around `=`; unquoted values (trimmed, ending at an inline ` #` comment); single quotes
- * (literal, may span lines); double quotes (escapes `\n` `\r` `\t` `\"` `\\`, may span lines);
- * CRLF line ends. Key names are not checked here: the caller checks every source the same way.
+ * and backticks (literal, may span lines; backticks as the dotenv package reads them, for a value
+ * holding both kinds of quote); double quotes (escapes `\n` `\r` `\t` `\"` `\\`, may span
+ * lines); CRLF line ends. Key names are not checked here: the caller checks every source the same way.
  *
  * @module
  */
@@ -36,6 +37,8 @@ const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
   '"': '"',
   "\\": "\\",
 };
+
+const QUOTE_NAMES = { "'": "single quote", '"': "double quote", "`": "backtick" } as const;
 
 /** Parses a whole dotenv text; never throws, every problem is returned with its line. */
 export function parse(text: string): DotenvResult {
@@ -76,13 +79,13 @@ export function parse(text: string): DotenvResult {
     pos += match[0].length;
     const quote = source[pos];
 
-    if (quote === "'" || quote === '"') {
+    if (quote === "'" || quote === '"' || quote === "`") {
       const quoted = readQuoted(source, pos, quote);
       if (quoted === undefined) {
         problems.push({
           line: startLine,
-          message: `the ${quote === "'" ? "single" : "double"} quote that opens ${key}'s value ` +
-            "is never closed",
+          // No key in messages: the text before "=" may be a value (the caller checks names).
+          message: `the ${QUOTE_NAMES[quote]} that opens the value is never closed`,
         });
         // Skip only this line: the lines after it are read as entries of their own.
         nextLine();
@@ -95,7 +98,7 @@ export function parse(text: string): DotenvResult {
       if (rest !== "" && !rest.startsWith("#")) {
         problems.push({
           line,
-          message: `unexpected text after ${key}'s closing quote (a comment starts with " #")`,
+          message: `unexpected text after the value's closing quote (a comment starts with " #")`,
         });
       } else {
         entries.push({ key, value: quoted.value, line: startLine });
@@ -121,7 +124,7 @@ function unquotedValue(text: string): string {
 function readQuoted(
   source: string,
   start: number,
-  quote: "'" | '"',
+  quote: "'" | '"' | "`",
 ): { value: string; end: number } | undefined {
   let value = "";
   for (let i = start + 1; i < source.length; i++) {
@@ -153,8 +156,9 @@ function countNewlines(text: string, from: number, to: number): number {
 
 /**
  * Writes entries as a dotenv text that `parse` reads back to the same keys and values: plain
- * values unquoted, values with a single-quote-safe shape in single quotes, the rest in double
- * quotes with escapes.
+ * values unquoted, values without a single quote in single quotes, values with one but without a
+ * backtick in backticks (both literal), the rest in double quotes with escapes. A carriage return
+ * always goes escaped in double quotes: a CRLF file reads as LF.
  */
 export function serialize(entries: Iterable<readonly [string, string]>): string {
   let text = "";
@@ -165,6 +169,7 @@ export function serialize(entries: Iterable<readonly [string, string]>): string 
 function quoteValue(value: string): string {
   if (/^[A-Za-z0-9_.,:;/@+=%^*~!?$&()[\]{}<>|-]+$/.test(value)) return value;
   if (!/['\r]/.test(value)) return `'${value}'`;
+  if (!/[`\r]/.test(value)) return `\`${value}\``;
   const escaped = value
     .replace(/\\/g, "\\\\")
     .replace(/"/g, '\\"')

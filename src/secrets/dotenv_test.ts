@@ -41,6 +41,20 @@ F=""`;
   ]);
 });
 
+Deno.test("dotenv: backticks are literal, as the dotenv package reads them", () => {
+  const text = 'A=`it\'s "both" \\n $x # y`\nB=`two\nlines` # note\nC=``\nD=`never closed';
+  assert.deepEqual(pairs(text), [
+    ["A", `it's "both" \\n $x # y`, 1],
+    ["B", "two\nlines", 2],
+    ["C", "", 4],
+  ]);
+  assert.deepEqual(parse(text).problems, [
+    { line: 5, message: "the backtick that opens the value is never closed" },
+  ]);
+  // The serializer picks them for a value with a single quote and no backtick.
+  assert.equal(serialize([["Q", `it's "x"`]]), 'Q=`it\'s "x"`\n');
+});
+
 Deno.test("dotenv: quoted values span lines, and later lines keep their numbers", () => {
   const text = "CERT=\"-----BEGIN-----\nabc\n-----END-----\"\nNEXT=1\nS='x\ny'\nLAST=2";
   assert.deepEqual(pairs(text), [
@@ -83,8 +97,24 @@ const keyArb = fc.stringMatching(KEY_NAME_PATTERN).filter((k) => k.length <= 20)
 const valueArb = fc.oneof(
   fc.string(),
   fc.string({ unit: "grapheme" }),
-  fc.constantFrom("", " ", "#", " #x", "'", '"', "\\", "\\n", "\n", "\r\n", "a\rb", "$x", "a b"),
-  fc.array(fc.constantFrom("a", " ", "#", "'", '"', "\\", "\n", "\r", "\t", "=", "n"))
+  fc.constantFrom(
+    "",
+    " ",
+    "#",
+    " #x",
+    "'",
+    '"',
+    "`",
+    "'`",
+    "\\",
+    "\\n",
+    "\n",
+    "\r\n",
+    "a\rb",
+    "$x",
+    "a b",
+  ),
+  fc.array(fc.constantFrom("a", " ", "#", "'", '"', "`", "\\", "\n", "\r", "\t", "=", "n"))
     .map((chars) => chars.join("")),
 );
 
@@ -97,6 +127,19 @@ Deno.test("dotenv: serialize then parse gives back every key and value (property
       assert.deepEqual(result.entries.map((e) => [e.key, e.value]), entries);
     }),
     { numRuns: 2000 },
+  );
+});
+
+Deno.test("dotenv: a backtick-quoted value reads back literally (property)", () => {
+  // Anything without a backtick or a carriage return (a CRLF file reads as LF).
+  const literal = valueArb.filter((v) => !/[`\r]/.test(v));
+  fc.assert(
+    fc.property(keyArb, literal, fc.constantFrom("", " # note", "  "), (key, value, after) => {
+      const result = parse(`${key}=\`${value}\`${after}\n`);
+      assert.deepEqual(result.problems, []);
+      assert.deepEqual(result.entries.map((e) => [e.key, e.value]), [[key, value]]);
+    }),
+    { numRuns: 1000 },
   );
 });
 

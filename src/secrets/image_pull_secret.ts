@@ -6,6 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { isEncodedUserPassword, isRegistryHost } from "./registry.ts";
 import { placeSet, type SecretsApi, setNameProblem } from "./set.ts";
 import type { PutSecretSetResponse } from "./schemas.ts";
 
@@ -24,15 +25,7 @@ export function encodeCredentials(credentials: string, encode: boolean): string 
     return new TextEncoder().encode(credentials).toBase64();
   }
   const encoded = credentials.trim();
-  let decoded: string | undefined;
-  try {
-    decoded = new TextDecoder("utf-8", { fatal: true }).decode(
-      Uint8Array.fromBase64(encoded, { lastChunkHandling: "strict" }),
-    );
-  } catch {
-    decoded = undefined;
-  }
-  if (decoded === undefined || !isUserPassword(decoded)) {
+  if (!isEncodedUserPassword(encoded)) {
     throw new UsageError(
       "with --no-encode the credentials must be base64 of username:password; nothing was sent.",
       { hint: "drop --no-encode to give username:password as it is." },
@@ -68,17 +61,50 @@ export async function writeImagePullSecret(
   return { response, updated: existing !== undefined };
 }
 
-/** The problems with the name and host, before any request. */
+/**
+ * The problems with the name and host, before any request. The host must be what the provisioner
+ * accepts (`isRegistryHost`, the server's own rule): `host[:port]`, no scheme, path or user
+ * information. It is not quoted: what was typed there may be credentials (NAME HOST in the wrong
+ * order, or `user:password@host`).
+ */
 export function checkImagePullSecretInput(name: string, host: string): void {
-  const problems = [
-    setNameProblem(name),
-    host.trim() === "" ? "host: must not be empty" : undefined,
-  ]
+  const problems = [setNameProblem(name), hostProblem(host)]
     .filter((p): p is string => p !== undefined);
   if (problems.length) {
     throw new UsageError(
-      problems.length === 1 ? problems[0] + "." : "the arguments are not valid.",
-      problems.length === 1 ? {} : { problems },
+      problems.length === 1 ? problems[0] + "; nothing was sent." : "the arguments are not valid.",
+      {
+        ...(problems.length === 1 ? {} : { problems }),
+        hint: "give the registry as host[:port], as in an image name: ghcr.io, " +
+          "registry.example.com:5000.",
+      },
     );
   }
+}
+
+function hostProblem(host: string): string | undefined {
+  if (isRegistryHost(host)) return undefined;
+  const what = "argument 2 is not a registry host";
+  if (host.trim() === "") return `${what}: it is empty`;
+  if (host.includes("@")) {
+    return `${what}: it holds user information (user@ or user:password@); ` +
+      "the credentials go apart, as the third argument or on stdin";
+  }
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(host);
+  if (scheme) {
+    let bare: string | undefined;
+    try {
+      bare = new URL(host).host;
+    } catch {
+      bare = undefined;
+    }
+    return `${what}: drop the scheme ${scheme[0]}` +
+      (bare && isRegistryHost(bare) ? ` and any path (${bare})` : " and any path");
+  }
+  if (host.includes("/")) return `${what}: drop the path after the host`;
+  if (host.includes(":")) {
+    return `${what}: what follows ":" is not a port (the host comes before the credentials: ` +
+      "NAME HOST [username:password])";
+  }
+  return `${what}: use DNS labels or an IPv4 address, with an optional :port`;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
-import { encodeCredentials } from "./image_pull_secret.ts";
+import { checkImagePullSecretInput, encodeCredentials } from "./image_pull_secret.ts";
+import { isRegistryHost } from "./registry.ts";
 
 Deno.test("credentials: user:password is encoded; --no-encode takes base64 of it as is", () => {
   assert.equal(encodeCredentials("robot:pa:ss", true), btoa("robot:pa:ss"));
@@ -21,5 +22,32 @@ Deno.test("credentials that are not user:password are refused without being echo
       assert.ok(!`${error.message} ${error.hint}`.includes(credentials), credentials);
       return true;
     });
+  }
+});
+
+Deno.test("host: refused before sending exactly when the provisioner would fail it", () => {
+  const hosts = [
+    "ghcr.io",
+    "registry.example.com:5000",
+    "10.0.0.1:443",
+    "https://ghcr.io",
+    "ghcr.io/v2/",
+    "robot:zq9x@ghcr.io",
+    "robot:zq9x",
+    "ghcr.io:0",
+    "not a host",
+    "",
+  ];
+  for (const host of hosts) {
+    let refused: UsageError | undefined;
+    try {
+      checkImagePullSecretInput("reg", host);
+    } catch (error) {
+      assert.ok(error instanceof UsageError);
+      refused = error;
+    }
+    assert.equal(refused === undefined, isRegistryHost(host), host);
+    if (refused && host) assert.ok(!refused.message.includes(host), host);
+    if (refused) assert.ok(!`${refused.message} ${refused.hint}`.includes("zq9x"), host);
   }
 });

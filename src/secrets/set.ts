@@ -10,6 +10,7 @@
 import { ConflictError, UsageError } from "../errors.ts";
 import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
+import { looksLikeToken, showableKey } from "./names.ts";
 import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
 import type {
   PutSecretSetRequest,
@@ -35,19 +36,26 @@ export interface SecretsInput {
 /** Every key once, with its value and where it came from (the first place it was given). */
 export type CheckedSecrets = Map<string, { value: string; origin: Origin }>;
 
-export const SET_NAME_RULE = "must be 1 to 63 letters, digits or hyphens";
+export const SET_NAME_RULE = "use 1 to 63 letters, digits or hyphens";
 export const KEY_NAME_RULE =
-  "must start with a letter or _, then letters, digits or _, at most 128 characters";
+  "a key starts with a letter or _, then letters, digits or _, at most 128 characters";
 
-/** Checks the set name; the problem to report, or undefined. */
+/**
+ * Checks the set name (argument 1); the problem to report, or undefined. The name is not quoted:
+ * what was typed there may be a value (`set OPENAI_API_KEY=sk-... `, the name left out).
+ */
 export function setNameProblem(name: string): string | undefined {
-  return SET_NAME_PATTERN.test(name) ? undefined : `set name "${name}": ${SET_NAME_RULE}`;
+  if (SET_NAME_PATTERN.test(name)) return undefined;
+  return name.includes("=")
+    ? 'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME KEY=value)'
+    : `argument 1 is not a set name: ${SET_NAME_RULE}`;
 }
 
 /**
  * The secrets to write, or a UsageError listing every problem: the set name, key names,
  * malformed pairs and lines, keys given twice with different values, and empty values (unless
- * `allowEmpty`). No problem ever quotes a value.
+ * `allowEmpty`). No problem ever quotes a value, nor a key that may be one (see names.ts): an
+ * invalid key, or a token followed by `=` padding, is reported by where it came from alone.
  */
 export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
   const problems: string[] = [];
@@ -57,19 +65,32 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
   // Each source is checked in the order given, so that problems read top to bottom.
   const secrets: CheckedSecrets = new Map();
   let count = 0;
-  const add = (key: string, value: string, origin: Origin) => {
+  const add = (key: string, value: string, origin: Origin, remove: string) => {
     count++;
     if (!KEY_NAME_PATTERN.test(key)) {
-      problems.push(`${origin}: key ${describeKey(key)} ${KEY_NAME_RULE}`);
+      problems.push(`${origin}: what comes before "=" is not a key name (${KEY_NAME_RULE})`);
       return;
     }
+    // `TOKEN==`, `TOKEN=`: base64 (or base32) whose padding reads as `KEY=`. Refused even with
+    // --allow-empty, so that a pasted value never becomes a key name.
+    if (/^=+$/.test(value) || (value === "" && looksLikeToken(key))) {
+      problems.push(
+        `${origin}: this reads as a value ending in "=" padding, not as KEY=value; ` +
+          "give the key too (KEY=value)",
+      );
+      return;
+    }
+    const name = showableKey(key) ? key : "the key";
     if (value === "" && !input.allowEmpty) {
-      problems.push(`${origin}: ${key} is empty (add --allow-empty to store an empty value)`);
+      problems.push(
+        `${origin}: ${name} is empty: fill it in, or ${remove} if the bot does not need it ` +
+          "(--allow-empty stores it empty)",
+      );
     }
     const first = secrets.get(key);
     if (!first) secrets.set(key, { value, origin });
     else if (first.value !== value) {
-      problems.push(`${origin}: ${key} is also given at ${first.origin}, with another value`);
+      problems.push(`${origin}: ${name} is also given at ${first.origin}, with another value`);
     }
   };
   input.pairs.forEach((pair, i) => {
@@ -79,7 +100,7 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
     if (equals === -1) {
       count++;
       problems.push(`${origin}: expected KEY=value, found no "="`);
-    } else add(pair.slice(0, equals), pair.slice(equals + 1), origin);
+    } else add(pair.slice(0, equals), pair.slice(equals + 1), origin, "drop the argument");
   });
   if (input.file) {
     const { label, text } = input.file;
@@ -93,7 +114,7 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
       if ("problem" in item) {
         count++;
         problems.push(`${origin}: ${item.problem.message}`);
-      } else add(item.entry.key, item.entry.value, origin);
+      } else add(item.entry.key, item.entry.value, origin, "delete the line");
     }
   }
 
@@ -109,12 +130,6 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
     );
   }
   return secrets;
-}
-
-/** A key name as typed, for a message: quoted, and cut when long (it may be a pasted value). */
-function describeKey(key: string): string {
-  if (key === "") return "(empty)";
-  return key.length > 40 ? `"${key.slice(0, 12)}..." (${key.length} characters)` : `"${key}"`;
 }
 
 /** What the API client must offer `set`, `diff` and `image-pull-secret`. */

@@ -38,13 +38,13 @@ Deno.test("set input: every problem at once, each naming its source, no value qu
     })
   );
   assert.deepEqual(problems, [
-    'set name "bad name!": must be 1 to 63 letters, digits or hyphens',
+    "argument 1 is not a set name: use 1 to 63 letters, digits or hyphens",
     'argument 2: expected KEY=value, found no "="',
-    'argument 3: key "1BAD" must start with a letter or _, then letters, digits or _, at most 128 characters',
-    "argument 5: E is empty (add --allow-empty to store an empty value)",
+    'argument 3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
+    "argument 5: E is empty: fill it in, or drop the argument if the bot does not need it (--allow-empty stores it empty)",
     "prod.env:1: A is also given at argument 4, with another value",
     "prod.env:2: expected KEY=value: this line has no `=`",
-    "prod.env:4: LATE is empty (add --allow-empty to store an empty value)",
+    "prod.env:4: LATE is empty: fill it in, or delete the line if the bot does not need it (--allow-empty stores it empty)",
   ]);
   const text = problems.join("\n");
   for (const value of ["sk-live", "first", "second"]) assert.ok(!text.includes(value), value);
@@ -54,5 +54,54 @@ Deno.test("set input: --allow-empty lets an empty value through; nothing at all 
   assert.equal(check({ pairs: ["E="], allowEmpty: true }).get("E")?.value, "");
   assert.deepEqual(problemsOf(() => check({})), [
     "no secrets given: pass KEY=value arguments or --file .env",
+  ]);
+});
+
+Deno.test("set input: text that may be a value is never quoted, nor made a key", () => {
+  // Secret-looking text where a set name, a key or a pair goes; none may appear in a problem.
+  const tokens = {
+    slashed: "Zm9vYmFyLXNlY3JldC12YWx1ZQ/x==",
+    padded: "c2VjcmV0LXRva2VuLXZhbHVl==",
+    onePad: "c2VjcmV0LXRva2VuLXZhbHVlcw=",
+    stripe: "sk_live_4eC39HqLyjWDarjtT1zdp7dc=",
+    base32: "JBSWY3DPEHPK3PXP====",
+    pair: "OPENAI_API_KEY=sk-proj-Zx81",
+  };
+  for (const allowEmpty of [false, true]) {
+    const problems = problemsOf(() =>
+      check({
+        name: tokens.pair,
+        pairs: ["OPENAI_API_KEY", tokens.slashed, tokens.padded, tokens.onePad, tokens.stripe],
+        file: { label: ".env", text: `${tokens.base32}\n${tokens.padded}\n'open=x\n` },
+        allowEmpty,
+      })
+    );
+    assert.deepEqual(problems, [
+      'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME KEY=value)',
+      'argument 2: expected KEY=value, found no "="',
+      'argument 3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
+      ...[4, 5, 6].map((n) =>
+        `argument ${n}: this reads as a value ending in "=" padding, not as KEY=value; give the key too (KEY=value)`
+      ),
+      ...[1, 2].map((n) =>
+        `.env:${n}: this reads as a value ending in "=" padding, not as KEY=value; give the key too (KEY=value)`
+      ),
+      '.env:3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
+    ]);
+    const text = problems.join("\n");
+    for (const token of Object.values(tokens)) {
+      for (const part of token.split(/=+/).filter((p) => p.length > 4)) {
+        assert.ok(!text.includes(part), `${part} was shown`);
+      }
+    }
+  }
+  // A variable name with an empty value is named, so that it can be found; a mixed-case key with
+  // digits (a token, by its look) is not, even where it is a key.
+  assert.match(
+    problemsOf(() => check({ pairs: ["DAILY_API_KEY="] }))[0],
+    /^argument 2: DAILY_API_KEY is empty/,
+  );
+  assert.deepEqual(problemsOf(() => check({ pairs: ["aB3xYz9Qw=1", "aB3xYz9Qw=2"] })), [
+    "argument 3: the key is also given at argument 2, with another value",
   ]);
 });

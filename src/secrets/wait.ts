@@ -8,6 +8,8 @@ const POLL_MS = 500;
 export interface WaitOptions {
   timeoutMs?: number;
   pollMs?: number;
+  /** Stops the polling: the wait then rejects with the signal's reason. */
+  signal?: AbortSignal;
   /** Injected in tests. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -20,11 +22,14 @@ export async function waitForSet(
   options: WaitOptions = {},
 ): Promise<SecretSetDetail> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const { signal } = options;
+  const sleep = options.sleep ?? ((ms: number) => abortableSleep(ms, signal));
   const now = options.now ?? Date.now;
   const deadline = now() + timeoutMs;
   while (true) {
+    signal?.throwIfAborted();
     const set = await getSet(name);
+    signal?.throwIfAborted();
     if (!set) throw new VoicebotError(`"${name}" was deleted while waiting for it.`);
     if (set.status !== "pending") return set;
     if (now() >= deadline) {
@@ -35,4 +40,20 @@ export async function waitForSet(
     }
     await sleep(Math.min(options.pollMs ?? POLL_MS, Math.max(0, deadline - now())));
   }
+}
+
+/** A timer that ends early, rejecting with the signal's reason, when the signal aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -31,3 +31,22 @@ Deno.test("wait: gives up at the deadline with a hint", async () => {
     /still pending after 2 s/,
   );
 });
+
+Deno.test("wait: an aborted signal ends the wait at once, timer and all", async () => {
+  const controller = new AbortController();
+  const reason = new Error("stopped");
+  let calls = 0;
+  const waiting = waitForSet(
+    () => {
+      calls++;
+      return Promise.resolve(set("pending"));
+    },
+    "app",
+    { timeoutMs: 60_000, pollMs: 30_000, signal: controller.signal },
+  );
+  await new Promise((r) => setTimeout(r, 10));
+  controller.abort(reason);
+  // Without the abort this would sleep 30 s (the test would then fail on its leaked timer).
+  await assert.rejects(waiting, (error) => error === reason);
+  assert.equal(calls, 1);
+});

@@ -10,6 +10,7 @@ import type { ProvisionerOptions } from "./config.ts";
 import { credentialsContext, type Vault } from "./crypto.ts";
 import type { Logger } from "./log.ts";
 import type { PendingSet, ProvisionResult, Storage } from "./storage/types.ts";
+import { isEncodedUserPassword, isRegistryHost } from "../secrets/registry.ts";
 
 const BATCH = 100;
 
@@ -133,31 +134,6 @@ export class Provisioner {
     }
     return { status: "ready" };
   }
-}
-
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-/** `host[:port]`, as a registry is named in an image reference: DNS labels or an IPv4 address. */
-export function isRegistryHost(value: string): boolean {
-  const match = /^([^:/]+)(?::(\d{1,5}))?$/.exec(value);
-  if (!match) return false;
-  const [, host, port] = match;
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
-  return host.length <= 253 && host.split(".").every((label) => LABEL.test(label));
-}
-
-/** Base64 of `username:password`, both non-empty. */
-export function isEncodedUserPassword(credentials: string): boolean {
-  let decoded: string;
-  try {
-    decoded = new TextDecoder("utf-8", { fatal: true }).decode(
-      Uint8Array.fromBase64(credentials.trim(), { lastChunkHandling: "strict" }),
-    );
-  } catch {
-    return false;
-  }
-  const colon = decoded.indexOf(":");
-  return colon > 0 && colon < decoded.length - 1;
 }
 
 function describe(error: unknown): string {

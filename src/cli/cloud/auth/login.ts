@@ -2,7 +2,7 @@
 import { define } from "gunshi";
 import { UsageError } from "../../../errors.ts";
 import { printJson, printSuccess } from "../../output.ts";
-import { isInteractive, password } from "../../prompt.ts";
+import { confirm, isInteractive, password } from "../../prompt.ts";
 import { connectionArgs, timeoutMs } from "../connect.ts";
 
 /** Enough for any key; more on stdin is a mistake (a file piped by accident). */
@@ -11,8 +11,16 @@ const MAX_STDIN_BYTES = 64 * 1024;
 export default define({
   name: "login",
   description: "Store an API key for an organization and make it current.\n" +
-    "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.",
-  args: connectionArgs,
+    "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.\n" +
+    "  Without -o, a key other than the one stored for the organization needs a confirmation (or --yes).",
+  args: {
+    ...connectionArgs,
+    yes: {
+      type: "boolean",
+      short: "y",
+      description: "Without -o: replace the organization's stored key without asking",
+    },
+  },
   run: async (ctx) => {
     const apiKey = await readKey();
     const { login } = await import("../../../config/auth.ts");
@@ -21,13 +29,16 @@ export default define({
       apiUrl: ctx.values["api-url"],
       apiKey,
       timeoutMs: timeoutMs(),
+      replace: ctx.values.yes ?? false,
+      // On a terminal, a key that would replace another one stored is confirmed (default no).
+      confirmReplace: isInteractive() ? (question) => confirm(question) : undefined,
     });
     if (ctx.values.json) return printJson(result);
     printSuccess(
       `Logged in to organization "${result.organization}" at ${result.apiUrl} ` +
-        `(key ${result.keyFingerprint}; it sees ${result.sets} set${
-          result.sets === 1 ? "" : "s"
-        }).`,
+        `(key ${result.keyFingerprint}${
+          result.replacedKeyFingerprint ? `, replacing ${result.replacedKeyFingerprint}` : ""
+        }; it sees ${result.sets} set${result.sets === 1 ? "" : "s"}).`,
     );
   },
 });

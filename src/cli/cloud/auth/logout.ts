@@ -19,5 +19,13 @@ export default define({
     if (ctx.values.json) return printJson(result);
     if (result.removed) printSuccess(`Logged out of organization "${result.organization}".`);
     else printNote(`No key was stored for organization "${result.organization}".`);
+    if (result.current === undefined && result.stored.length > 0) {
+      const { pickHint } = await import("../../../config/credentials.ts");
+      printNote(
+        `No organization is current now; keys are still stored for ${
+          result.stored.map((name) => `"${name}"`).join(", ")
+        }: ${pickHint(result.stored)}`,
+      );
+    }
   },
 });

@@ -1,23 +1,24 @@
 /** What the `cloud secrets` commands share: name checks before anything is sent, confirmations. */
 import { CancelledError, NotFoundError, UsageError } from "../../../errors.ts";
+import { KEY_NAME, SET_NAME } from "../../../secrets/names.ts";
 import { type Prompter, terminalPrompter } from "../../prompt.ts";
 
-// The wire schema's patterns, repeated here so that a bad name fails before classic zod loads.
-const SET_NAME = /^[A-Za-z0-9-]{1,63}$/;
-const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
+/**
+ * The set name (argument 1). Not quoted when it is not valid: what was typed there may be a value.
+ */
 export function checkSetName(name: string): string {
   if (!SET_NAME.test(name)) {
-    throw new UsageError(`invalid set name "${name}".`, {
+    throw new UsageError("argument 1 is not a set name.", {
       hint: "use 1 to 63 letters, digits or hyphens.",
     });
   }
   return name;
 }
 
+/** The key (argument 2 of `unset`). Never quoted when invalid: it may be a value typed there. */
 export function checkKeyName(key: string): string {
   if (!KEY_NAME.test(key)) {
-    throw new UsageError(`invalid key name "${key}".`, {
+    throw new UsageError("argument 2 is not a key name (it is not shown, as it may be a value).", {
       hint:
         "a key is an environment-variable name: [A-Za-z_][A-Za-z0-9_]*, at most 128 characters.",
     });

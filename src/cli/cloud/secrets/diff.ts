@@ -3,6 +3,8 @@
  * only remote, the same or different. No value is sent or printed.
  */
 import { define } from "gunshi";
+import { DifferencesFound } from "../../../errors.ts";
+import type { SetDiff } from "../../../secrets/diff.ts";
 import { printJson } from "../../output.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
@@ -18,9 +20,15 @@ const LABELS = {
 export default define({
   name: "diff",
   description: "Compare local secrets with a stored set by key, without sending any value.\n" +
-    "  voicebot cloud secrets diff NAME [--file .env | KEY=value ...]",
+    "  voicebot cloud secrets diff NAME [--file .env | KEY=value ...] [--exit-code]\n" +
+    "  Exit status: 0, or with --exit-code 1 when anything differs; 2, 3, 4 as other commands.",
   args: {
     ...fileArg,
+    "exit-code": {
+      type: "boolean",
+      description:
+        "Exit 1 when any key is only local, only remote or different (as git diff --exit-code)",
+    },
     ...connectionArgs,
   },
   run: async (ctx) => {
@@ -40,13 +48,22 @@ export default define({
       name,
       new Map([...secrets].map(([key, { value }]) => [key, value])),
     );
-    if (values.json) return printJson(result);
-    const width = Math.max(3, ...result.keys.map(({ key }) => key.length));
-    console.log(`${"KEY".padEnd(width)}  STATE`);
-    for (const { key, state } of result.keys) console.log(`${key.padEnd(width)}  ${LABELS[state]}`);
-    const counts = Object.keys(LABELS).map((state) =>
-      [state, result.keys.filter((k) => k.state === state).length] as const
-    ).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${LABELS[state as keyof typeof LABELS]}`);
-    console.error(`"${name}" (${result.region}): ${counts.join(", ")}.`);
+    const differs = result.keys.some(({ state }) => state !== "same");
+    if (values.json) {
+      printJson(result);
+    } else {
+      printTable(name, result);
+    }
+    if (differs && values["exit-code"]) throw new DifferencesFound(`"${name}" differs.`);
   },
 });
+
+function printTable(name: string, result: SetDiff) {
+  const width = Math.max(3, ...result.keys.map(({ key }) => key.length));
+  console.log(`${"KEY".padEnd(width)}  STATE`);
+  for (const { key, state } of result.keys) console.log(`${key.padEnd(width)}  ${LABELS[state]}`);
+  const counts = Object.keys(LABELS).map((state) =>
+    [state, result.keys.filter((k) => k.state === state).length] as const
+  ).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${LABELS[state as keyof typeof LABELS]}`);
+  console.error(`"${name}" (${result.region}): ${counts.join(", ")}.`);
+}

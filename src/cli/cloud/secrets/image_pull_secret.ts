@@ -9,13 +9,15 @@ import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive, password } from "../../prompt.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
-import { readStdin, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitTimeout, readStdin, waitArgs, waitWithSpinner } from "./io.ts";
 import { summaryOf } from "./set.ts";
 
 export default define({
   name: "image-pull-secret",
   description: "Create or update the credentials used to pull images from a private registry.\n" +
-    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]",
+    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]\n" +
+    "  HOST is host[:port], as in an image name (ghcr.io): no scheme, path or user@.\n" +
+    "  Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
   args: {
     encode: {
       type: "boolean",
@@ -45,6 +47,7 @@ export default define({
       });
     }
     if (extra.length) throw new UsageError("too many arguments: NAME HOST [credentials].");
+    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
     const { checkImagePullSecretInput, encodeCredentials, writeImagePullSecret } = await import(
       "../../../secrets/image_pull_secret.ts"
     );
@@ -65,7 +68,12 @@ export default define({
     });
     let set = response.set;
     if (values.wait) {
-      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+      const written =
+        `${updated ? "updated" : "created"} image pull secret "${name}" for ${host} ` +
+        `in ${set.region}`;
+      set = summaryOf(
+        await waitWithSpinner(api, name, values["wait-timeout"], !values.json, written),
+      );
     }
     if (values.json) printJson({ set, updated });
     else if (set.status !== "failed") {
@@ -106,7 +114,11 @@ async function readCredentials(
     }
     if (!encode) throw new UsageError("--no-encode takes the encoded credentials as an argument.");
     // One trailing newline, as `echo` adds, is not part of the password.
-    const secret = (await readStdin()).replace(/\r?\n$/, "");
+    const secret = (await readStdin("the password", {
+      hint: 'pipe it in: `echo "$PASSWORD" | voicebot cloud secrets image-pull-secret NAME HOST ' +
+        "--username USER --password-stdin`; or, on a terminal, leave out --username and " +
+        "--password-stdin to type both at hidden prompts.",
+    })).replace(/\r?\n$/, "");
     return `${username}:${secret}`;
   }
   if (argument !== undefined) return argument;
@@ -116,5 +128,11 @@ async function readCredentials(
     const secret = await password("Registry password");
     return `${user}:${secret}`;
   }
-  return (await readStdin()).replace(/\r?\n$/, "");
+  // Stdout is not a terminal (`--json | jq`, `| tee log`): nothing prompts, and stdin is read.
+  const credentials = await readStdin("the credentials", {
+    hint: "stdout is not a terminal, so nothing prompts. Pipe `username:password` in, or the " +
+      "password alone with `--username USER --password-stdin`; or run it with stdout on the " +
+      "terminal to type them at hidden prompts.",
+  });
+  return credentials.replace(/\r?\n$/, "");
 }

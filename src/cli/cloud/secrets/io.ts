@@ -1,5 +1,5 @@
 /** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
-import { UsageError } from "../../../errors.ts";
+import { CancelledError, UsageError } from "../../../errors.ts";
 import type { CheckedSecrets, SecretsApi } from "../../../secrets/set.ts";
 import type { SecretSetDetail } from "../../../secrets/schemas.ts";
 
@@ -7,7 +7,7 @@ export const fileArg = {
   file: {
     type: "string",
     short: "f",
-    description: "A dotenv file of KEY=value lines; `-` reads stdin",
+    description: "A dotenv file of KEY=value lines; `-` reads stdin (a pipe, not a terminal)",
   },
 } as const;
 
@@ -33,7 +33,12 @@ const MAX_INPUT_BYTES = 1024 * 1024;
 
 /** The dotenv text of `--file PATH`, or of stdin for `-`, labelled as problems will name it. */
 export async function readSecretsFile(path: string): Promise<{ label: string; text: string }> {
-  if (path === "-") return { label: "stdin", text: await readStdin() };
+  if (path === "-") {
+    const text = await readStdin("the secrets", {
+      hint: "pipe them in (`--file - < .env`), or name the file (`--file .env`).",
+    });
+    return { label: "stdin", text };
+  }
   try {
     const info = await Deno.stat(path);
     if (!info.isFile) throw new UsageError(`--file ${path} is not a file.`);
@@ -52,8 +57,18 @@ export async function readSecretsFile(path: string): Promise<{ label: string; te
   }
 }
 
-/** All of stdin as UTF-8, at most MAX_INPUT_BYTES. */
-export async function readStdin(): Promise<string> {
+/**
+ * All of stdin as UTF-8, at most MAX_INPUT_BYTES. Refused when stdin is a terminal: the terminal
+ * would echo what is typed (secrets, credentials), and a command that waits for input without a
+ * prompt looks hung. A hidden prompt is the way to type a secret; `hint` names the alternatives.
+ */
+export async function readStdin(what: string, options: { hint: string }): Promise<string> {
+  if (Deno.stdin.isTerminal()) {
+    throw new UsageError(
+      `cannot read ${what} from stdin: it is a terminal, which would show what you type.`,
+      { hint: options.hint },
+    );
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of Deno.stdin.readable) {
@@ -65,31 +80,52 @@ export async function readStdin(): Promise<string> {
 }
 
 export const waitArgs = {
-  wait: { type: "boolean", description: "Wait until it is ready or failed (exit 6 if it fails)" },
+  wait: {
+    type: "boolean",
+    description: "Wait until it is ready or failed (exit 6 if it fails; Ctrl-C stops the wait)",
+  },
   "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
 } as const;
 
-/** `--wait`: polls until ready or failed, with a spinner on a terminal. */
+/** `--wait-timeout`, checked before anything is sent. */
+export function checkWaitTimeout(seconds: number): number {
+  if (!(seconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
+  return seconds;
+}
+
+/**
+ * `--wait`: polls until ready or failed, with a spinner on a terminal. `written` says what the
+ * write did (it has been made): Ctrl-C or Escape at the spinner stops the wait, not the write, and
+ * the CancelledError (exit 130) says so, and how to check the status later.
+ */
 export async function waitWithSpinner(
   api: SecretsApi,
   name: string,
   timeoutSeconds: number,
   show: boolean,
+  written: string,
 ): Promise<SecretSetDetail> {
-  if (!(timeoutSeconds > 0)) throw new UsageError("--wait-timeout must be more than 0 seconds.");
-  const { waitForSet } = await import("../../../secrets/wait.ts");
-  const wait = () => waitForSet((n) => api.getSet(n), name, { timeoutMs: timeoutSeconds * 1000 });
-  if (!show) return await wait();
-  const { spinner } = await import("../../prompt.ts");
-  const spin = spinner();
-  spin.start(`Waiting for "${name}" to be ready`);
+  const timeoutMs = checkWaitTimeout(timeoutSeconds) * 1000;
+  const [{ waitForSet }, { spinner, orCancelled }] = await Promise.all([
+    import("../../../secrets/wait.ts"),
+    import("../../prompt.ts"),
+  ]);
+  const spin = show ? spinner() : undefined;
+  spin?.start(`Waiting for "${name}" to be ready`);
+  const waiting = waitForSet((n) => api.getSet(n), name, { timeoutMs, signal: spin?.signal });
   try {
-    const set = await wait();
-    if (set.status === "failed") spin.error(`"${name}" failed`);
-    else spin.stop(`"${name}" is ${set.status}`);
+    const set = await (spin ? orCancelled(spin, waiting) : waiting);
+    if (set.status === "failed") spin?.error(`"${name}" failed`);
+    else spin?.stop(`"${name}" is ${set.status}`);
     return set;
   } catch (error) {
-    spin.error(`Stopped waiting for "${name}"`);
+    if (error instanceof CancelledError) {
+      throw new CancelledError(
+        `Cancelled the wait, not the write: ${written}. It may still be pending.`,
+        { hint: `see its status with \`voicebot cloud secrets list ${name}\`.` },
+      );
+    }
+    spin?.error(`Stopped waiting for "${name}"`);
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import type { SecretSetSummary } from "../../../secrets/schemas.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { confirmArgs, confirmOrCancel } from "./common.ts";
-import { fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
 
 export default define({
   name: "set",
@@ -30,12 +30,16 @@ export default define({
     },
     ...waitArgs,
     "dry-run": { type: "boolean", description: "Check and show what would change; send nothing" },
-    "allow-empty": { type: "boolean", description: "Allow empty values" },
+    "allow-empty": {
+      type: "boolean",
+      description: "Store empty values (else an empty one is refused: fill it in or leave it out)",
+    },
     ...confirmArgs,
     ...connectionArgs,
   },
   run: async (ctx) => {
     const values = ctx.values;
+    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
     const { name, secrets } = await readSecretsInput(
       ctx.positionals.slice(ctx.commandPath.length),
       values.file,
@@ -74,18 +78,22 @@ export default define({
     }
 
     const outcome = await applySet(api, plan, secrets);
+    const parts = [
+      outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
+      outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",
+      plan.remove.length ? `removed ${plan.remove.join(", ")}` : "",
+    ].filter(Boolean);
+    const written = `${plan.isNew ? "created" : "updated"} secret set "${name}" in ${plan.region}` +
+      (parts.length ? ` (${parts.join("; ")})` : "");
     let set = outcome.set;
     if (values.wait) {
-      set = summaryOf(await waitWithSpinner(api, name, values["wait-timeout"], !values.json));
+      set = summaryOf(
+        await waitWithSpinner(api, name, values["wait-timeout"], !values.json, written),
+      );
     }
     if (values.json) {
       printJson({ ...outcome, set, removed: plan.remove });
     } else if (set.status !== "failed") {
-      const parts = [
-        outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
-        outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",
-        plan.remove.length ? `removed ${plan.remove.join(", ")}` : "",
-      ].filter(Boolean);
       printSuccess(
         `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
           parts.join("; ")

@@ -1,6 +1,8 @@
 /** `voicebot cloud secrets unset <name> <secret_key>`: remove one key from a set. */
 import { define } from "gunshi";
 import { NotFoundError } from "../../../errors.ts";
+import { showableKey } from "../../../secrets/names.ts";
+import type { SecretsClient } from "../../../secrets/client.ts";
 import { printJson, printSuccess } from "../../output.ts";
 import { connect, connectionArgs } from "../connect.ts";
 import {
@@ -25,31 +27,50 @@ export default define({
     const { name, secret_key: key, json } = ctx.values;
     checkSetName(name);
     checkKeyName(key);
-    const ask = mustConfirm({ ...ctx.values, action: `removing key ${key} from set "${name}"` });
+    // A key that reads like a token may be a value typed where the key goes: it is named only
+    // once the set is known to hold it.
+    const shown = showableKey(key) ? `key ${key}` : undefined;
+    const label = shown ?? "a key (not shown: it reads like a value)";
+    const ask = mustConfirm({ ...ctx.values, action: `removing ${label} from set "${name}"` });
     const { client, organization } = await connect(ctx.values);
     if (ask) {
       const set = await client.getSet(name).catch(notFoundHint(name, organization));
-      if (!set.keys.includes(key)) throw missingKey(name, key, organization);
+      if (!set.keys.includes(key)) throw missingKey(name, shown, organization);
       await confirmOrCancel(
         `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
       );
     }
-    const result = await client.deleteKey(name, key).catch((error) => {
-      if (error instanceof NotFoundError) {
-        // Which is missing, the set or the key? The server's message says; ours names both.
-        throw /key/i.test(error.message)
-          ? missingKey(name, key, organization, error)
-          : notFoundHint(name, organization)(error);
-      }
-      throw error;
+    const result = await client.deleteKey(name, key).catch(async (error) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      // The API answers 404 NOT_FOUND for a missing set and a missing key alike: which one it
+      // was, the set's own route tells (its message is not read).
+      if (!(await setExists(client, name))) return notFoundHint(name, organization)(error);
+      throw missingKey(name, shown, organization, error);
     });
     if (json) return printJson({ removed: key, set: result.set });
     printSuccess(`Removed ${key} from set "${name}" (status ${result.set.status ?? "unknown"}).`);
   },
 });
 
-function missingKey(name: string, key: string, organization: string, cause?: NotFoundError) {
-  return new NotFoundError(`set "${name}" in organization "${organization}" has no key ${key}.`, {
+/** Whether GET /secrets/{name} finds the set (a 404 says no; any other error is thrown). */
+async function setExists(client: SecretsClient, name: string): Promise<boolean> {
+  try {
+    await client.getSet(name);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
+
+function missingKey(
+  name: string,
+  shown: string | undefined,
+  organization: string,
+  cause?: NotFoundError,
+) {
+  const what = shown ?? "such key (the one given is not shown: it reads like a value)";
+  return new NotFoundError(`set "${name}" in organization "${organization}" has no ${what}.`, {
     hint: `see its keys with \`voicebot cloud secrets list ${name}\`.`,
     api: cause?.api,
   });

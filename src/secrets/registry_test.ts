@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isEncodedUserPassword, isRegistryHost } from "./provisioner.ts";
+import { isEncodedUserPassword, isRegistryHost } from "./registry.ts";
 
 Deno.test("registry hosts: DNS names or IPv4, with an optional port", () => {
   for (
