@@ -250,6 +250,11 @@ async function interactiveBash(dir: string, script: string) {
   );
   const lastLine = async () =>
     (await tmux("capture-pane", "-p", "-t", "t")).split("\n").filter(Boolean).at(-1) ?? "";
+  // Keys typed before bash has read its rc file and shown the prompt land in front of it.
+  for (let i = 0; (await lastLine()) !== "$"; i++) {
+    if (i === 300) throw new Error("bash never showed its prompt");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     /** Types `line` and a TAB; the command line once the completion has settled. */
     async complete(line: string): Promise<string> {
