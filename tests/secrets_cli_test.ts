@@ -77,6 +77,18 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.equal(after.stdout, "");
   assert.match(after.stderr, /not logged in/);
   assert.match(after.stderr, /voicebot cloud auth login/);
+
+  // Logging out twice is not an error.
+  const again = await s.run(["cloud", "auth", "logout"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /Not logged in to any organization: nothing to forget/);
+  const againJson = await s.run(["cloud", "auth", "logout", "--json"]);
+  assert.equal(againJson.code, 0, againJson.stderr);
+  assert.deepEqual(JSON.parse(againJson.stdout), {
+    removed: false,
+    stored: [],
+    configPath: s.configPath,
+  });
 });
 
 Deno.test("auth logout -o ORG keeps the current one; after logging out of the current one, the stored ones are named", async () => {

@@ -14,7 +14,6 @@ import {
   DEFAULT_API_URL,
   type Env,
   keyFingerprint,
-  loginHint,
   processEnv,
   readConfig,
   resolveCredentials,
@@ -118,7 +117,8 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
 }
 
 export interface LogoutResult {
-  organization: string;
+  /** Absent when none was named and none is current: there was nothing to log out of. */
+  organization?: string;
   /** False when no key was stored for it: logging out twice is not an error. */
   removed: boolean;
   /** The current organization afterwards, if any. */
@@ -135,13 +135,10 @@ export async function logout(
   const path = configPath(env);
   const file = await readConfig(path);
   const organization = options.organization ?? env("VOICEBOT_ORG") ?? file.current;
-  if (organization === undefined) {
-    throw new AuthError("not logged in to any organization.", { hint: loginHint() });
-  }
-  checkOrganization(organization);
-  const removed = organization in file.organizations;
+  if (organization !== undefined) checkOrganization(organization);
+  const removed = organization !== undefined && organization in file.organizations;
   if (removed) {
-    delete file.organizations[organization];
+    delete file.organizations[organization!];
     if (file.current === organization) delete file.current;
     await writeConfig(path, file);
   }

@@ -18,7 +18,9 @@ export default define({
     const result = await logout({ organization: ctx.values.organization });
     if (ctx.values.json) return printJson(result);
     if (result.removed) printSuccess(`Logged out of organization "${result.organization}".`);
-    else printNote(`No key was stored for organization "${result.organization}".`);
+    else if (result.organization === undefined) {
+      printNote("Not logged in to any organization: nothing to forget.");
+    } else printNote(`No key was stored for organization "${result.organization}".`);
     if (result.current === undefined && result.stored.length > 0) {
       const { pickHint } = await import("../../../config/credentials.ts");
       printNote(
