@@ -15,7 +15,8 @@
  *   (which transport it serves, the public host of a carrier's webhook, Daily's dial-in webhook);
  * - the routes: requests sent through what bot.py adds to the runner's app (tests/bot_routes.py)
  *   to every route of the runner that starts a session, with and without the token the README
- *   tells the owner to send, and the dial-out the README shows, whose failed calls are retried.
+ *   tells the owner to send, and the dial-out the README shows: a room of its own, whatever
+ *   DAILY_ROOM_URL says, and failed calls retried.
  *
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
@@ -149,6 +150,7 @@ interface PipecatFacts {
   runner_flags: Record<string, RunnerFlag>;
   runner_routes: RunnerRoute[];
   runner_carrier_env: Record<string, string[]>;
+  /** The keywords given which `pipecat.runner.daily.configure` makes a room despite DAILY_ROOM_URL. */
   daily_configure_new_room: string[];
 }
 
@@ -502,6 +504,12 @@ function checkRoutes(
   const asked = seen.responses[plan.expected.findIndex((e) => e.what === "the README's dial-out")];
   assert.equal(asked.configure.length, 1, `${name}: one room per dial-out`);
   assert.equal(asked.configure[0].enable_dialout, true, `${name}: a room that may dial out`);
+  // A new room even when DAILY_ROOM_URL names one: configure() reuses that room unless given one
+  // of these keywords.
+  assert.ok(
+    FACTS.daily_configure_new_room.some((keyword) => asked.configure[0][keyword]),
+    `${name}: configure(${JSON.stringify(asked.configure[0])}) reuses DAILY_ROOM_URL's room`,
+  );
   assert.deepEqual(asked.tasks.map((t) => t.function), ["bot"], `${name}: the bot starts`);
   const attempts = Number(readme.match(/(\d+) calls in all/)?.[1]);
   assert.ok(attempts > 1, `${name}: the README promises ${attempts} calls`);
