@@ -53,7 +53,9 @@ export default define({
     ),
     recording: toggle("Record the conversation's audio (default: off)"),
     transcription: toggle("Log the conversation's transcript (default: off)"),
-    "video-input": toggle("Receive the user's video (realtime web bots only; default: off)"),
+    "video-input": toggle(
+      "Receive the user's video (web bots on a realtime model that takes it; default: off)",
+    ),
     "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
     "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
     "enable-denoise": toggle(

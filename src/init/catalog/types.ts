@@ -31,6 +31,12 @@ export interface Service {
    * four spaces relative to the expression's first line.
    */
   readonly construct: string;
+  /**
+   * A realtime service that takes the user's camera: its Pipecat class handles the camera's
+   * frames (`InputImageRawFrame`) at the pinned release. The others drop them, so `--video-input`
+   * is refused for them.
+   */
+  readonly camera?: boolean;
   /** The constructor takes an aiohttp session that the bot must open. */
   readonly needsHttpSession?: boolean;
   /**
