@@ -183,6 +183,7 @@ function report(result: InitResult) {
   if (result.ignored.length > 0) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
   }
+  for (const note of result.deprecated) printWarning(note);
   if (result.kind === "dry-run") {
     printJson(result.config);
     printNote(`Would write ${result.files.length} files in ${where}:`);

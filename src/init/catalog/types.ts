@@ -40,8 +40,9 @@ export interface Service {
   /** The constructor takes an aiohttp session that the bot must open. */
   readonly needsHttpSession?: boolean;
   /**
-   * Set when Pipecat deprecates the class at the pinned release: since when, and what follows.
-   * Deprecated services come last in `--list-options` and their label says so.
+   * Set when Pipecat deprecates the class at the pinned release: since when, and what to use
+   * instead ("<id> is <deprecated>" is init's warning). Deprecated services come last in
+   * `--list-options` and their label says so.
    */
   readonly deprecated?: string;
   /** One line on when to pick it, shown in lists and the wizard. */
