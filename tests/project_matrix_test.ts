@@ -160,6 +160,7 @@ interface PipecatFacts {
   runner_flags: Record<string, RunnerFlag>;
   runner_routes: RunnerRoute[];
   camera_classes: string[];
+  model_defaults: Record<string, string>;
   runner_carrier_env: Record<string, string[]>;
   /** The keywords given which `pipecat.runner.daily.configure` makes a room despite DAILY_ROOM_URL. */
   daily_configure_new_room: string[];
@@ -559,7 +560,7 @@ function checkCamera(input: ScaffoldInput, config: ScaffoldConfig, bot: BotFacts
  * Services get from the environment what Pipecat lets them take: an AWS service whose class takes
  * a session token reads AWS_SESSION_TOKEN (temporary credentials), and a service whose model
  * Pipecat's own scaffold reads from a variable reads its model from one, with a default unless
- * the bot cannot run without it.
+ * the bot cannot run without it: the model the class itself defaults to.
  */
 function checkServiceSettings(name: string, bot: BotFacts) {
   const classOf = (callee: string) => {
@@ -581,6 +582,13 @@ function checkServiceSettings(name: string, bot: BotFacts) {
     // Optional with a default, or required where there is none (an Azure deployment's name).
     const { required, defaults } = bot.env[model];
     assert.ok(required || defaults.some((d) => d), `${name}: ${model} has no default`);
+  }
+  // A model read from a variable defaults to the model the Pipecat class itself defaults to.
+  for (const { callee, keywords } of bot.constructions) {
+    const variable = keywords.model;
+    const pipecatDefault = FACTS.model_defaults[classOf(callee)];
+    if (!variable || pipecatDefault === undefined || bot.env[variable].required) continue;
+    assert.deepEqual(bot.env[variable].defaults, [pipecatDefault], `${name}: ${variable}`);
   }
 }
 
