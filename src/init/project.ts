@@ -213,7 +213,7 @@ function imageView(transports: Transport[], carriers: Transport[], dialIn: boole
     other_carriers: carriers.length > 1,
     cmd: exec,
     shell: `${args.join(" ")}${carrier ? ' --proxy "$BOT_PUBLIC_HOST"' : ""}`,
-    needed: sentence(needed.map((name) => `\`${name}\``)),
+    needed: needed.map((name) => `\`${name}\``).join(" or "),
     // Browser transports start their sessions on the runner's /start, which -t restricts.
     other_web: otherWeb.map((t, i) => ({ runner: t.runner, port: 7861 + i })),
     other_web_text: otherWeb.map((t) => t.label.replace(/ \(.*\)$/, "")).join(" or "),
