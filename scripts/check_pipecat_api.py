@@ -26,7 +26,8 @@ Usage:
 
 PROJECTS_DIR holds generated projects, e.g. from
 `VOICEBOT_MATRIX_DIR=DIR deno test -A tests/project_matrix_test.ts`; --generate makes its own
-matrix instead, with `deno run -A main.ts init` (every service, transport and feature once).
+matrix instead, with `deno run -A main.ts init` (every service, transport and feature once); without
+`deno` on PATH, with the Deno that README.md pins, through npx.
 """
 
 from __future__ import annotations
@@ -499,9 +500,19 @@ def lint(projects: list[Path], report: Report):
 # A matrix of its own
 
 
+
+def deno_command() -> list[str]:
+    """Deno: VOICEBOT_DENO, `deno` on PATH, or the version README.md pins, through npx."""
+    if os.environ.get("VOICEBOT_DENO"):
+        return [os.environ["VOICEBOT_DENO"]]
+    if shutil.which("deno"):
+        return ["deno"]
+    pinned = re.search(r"npx --yes deno@([\d.]+)", (ROOT / "README.md").read_text())
+    return ["npx", "--yes", f"deno@{pinned.group(1) if pinned else '2.9.6'}"]
+
 def generate(directory: Path) -> list[Path]:
     """Projects that cover every service, transport, mode and feature, made by `voicebot init`."""
-    deno = ["deno", "run", "-A", str(ROOT / "main.ts"), "init"]
+    deno = [*deno_command(), "run", "-A", str(ROOT / "main.ts"), "init"]
     options = json.loads(
         subprocess.run([*deno, "--list-options"], check=True, capture_output=True).stdout
     )

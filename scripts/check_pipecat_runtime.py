@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The scenarios of scripts/check_pipecat_runtime.sh: generated bots under Pipecat's real runner.
 
-It puts Pipecat's source at the tag (from a git directory of Pipecat) on PYTHONPATH, Debian's
-packages after the interpreter's own (so that a newer pydantic there wins over Debian's), makes
+It puts Pipecat's source at the tag (from a git directory of Pipecat), with its data files, on
+PYTHONPATH, and for a system interpreter Debian's packages after the interpreter's own (so that a
+newer pydantic there wins over Debian's; a virtualenv keeps to its own packages), makes
 a few bots with this checkout's CLI, stands in fake vendors on 127.0.0.1 (an OpenAI-compatible
 HTTP server for the LLM, speech-to-text and text-to-speech, reached through OPENAI_BASE_URL) and
 a carrier (a websocket client speaking Twilio's media-stream protocol), and runs:
@@ -12,12 +13,14 @@ a carrier (a websocket client speaking Twilio's media-stream protocol), and runs
   that websocket hears the bot's greeting, from the fake LLM through the fake TTS, as μ-law;
 - refusal: a phone-only bot given a browser session refuses it by name instead of crashing;
 - browser /start: `bot.py -t webrtc` starts a session on POST /start;
-- eval: `bot.py -t eval` and Pipecat's `pipecat eval run` on the bot's text scenario;
+- eval: `bot.py -t eval` and Pipecat's `pipecat eval run` on a text scenario that expects the
+  fake model's greeting (the bot's own scenarios need a judge model);
 - production: server/Dockerfile's CMD, on 127.0.0.1 and a free port, serves the carrier webhook
   (phone bot) and refuses /start without the token (web bot).
 
 Each scenario prints RAN (passed), FAILED (ran, and the property does not hold) or COULD NOT RUN
-(with the reason, e.g. a module the environment lacks). Every wait is bounded.
+(with the reason, e.g. a module the environment lacks, or the smart-turn model that a git mirror
+may lack: then a stand-in is made with onnx when the interpreter has it). Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -114,29 +117,87 @@ def report(status: str, scenario: str, detail: str = ""):
 # The environment
 
 
-def extract_pipecat(source: Source, tag: str, destination: Path) -> Path:
-    """Pipecat's Python source at the tag, with the metadata its version lookup reads."""
+def extract_pipecat(repo: Path, tag: str, destination: Path) -> tuple[Path, list[str]]:
+    """Pipecat's package at the tag, every file at its path (the VAD model and the other data
+    files with the modules), with the metadata its version lookup reads. Returns the source
+    directory and the files whose content the git directory lacks (e.g. a model kept out of the
+    mirror), which are not written."""
+    git = ["git", f"--git-dir={repo}"]
+    names = subprocess.run(
+        [*git, "ls-tree", "-r", "--name-only", tag, "--", "src/pipecat"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    batch = subprocess.run(
+        [*git, "cat-file", "--batch"],
+        input="".join(f"{tag}:{name}\n" for name in names).encode(),
+        check=True,
+        capture_output=True,
+    ).stdout
     src = destination / "src"
-    for module, text in source.modules.items():
-        parts = module.split(".")
-        is_package = any(m.startswith(module + ".") for m in source.modules)
-        path = src.joinpath(*parts, "__init__.py") if is_package else src.joinpath(*parts[:-1], parts[-1] + ".py")
+    missing: list[str] = []
+    offset = 0
+    for name in names:
+        header_end = batch.index(b"\n", offset)
+        header = batch[offset:header_end].split()
+        if header[-1] == b"missing":
+            missing.append(name)
+            offset = header_end + 1
+            continue
+        size = int(header[2])
+        path = src / name.removeprefix("src/")
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        path.write_bytes(batch[header_end + 1 : header_end + 1 + size])
+        offset = header_end + 1 + size + 1
     version = tag.removeprefix("v")
     metadata = src / f"pipecat_ai-{version}.dist-info"
     metadata.mkdir()
-    (metadata / "METADATA").write_text(f"Metadata-Version: 2.1\nName: pipecat-ai\nVersion: {version}\n")
-    return src
+    (metadata / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: pipecat-ai\nVersion: {version}\n"
+    )
+    return src, missing
 
 
-def python_path(work: Path, pipecat_src: Path) -> str:
-    """Pipecat's source first; Debian's packages last, after the interpreter's site-packages."""
+# A stand-in for Pipecat's smart-turn model when the git directory lacks its blob: the same input
+# (`input_features`) and a probability of 1, i.e. every pause ends the user's turn. Run with the
+# bots' interpreter, which needs the onnx package; argv[1] is where to write it.
+SMART_TURN_STAND_IN = r"""
+import sys
+import onnx
+from onnx import TensorProto, helper
+
+graph = helper.make_graph(
+    [
+        helper.make_node("ReduceMean", ["input_features"], ["mean"], keepdims=1),
+        helper.make_node("Constant", [], ["zero"], value=helper.make_tensor("z", TensorProto.FLOAT, [], [0.0])),
+        helper.make_node("Constant", [], ["one"], value=helper.make_tensor("o", TensorProto.FLOAT, [], [1.0])),
+        helper.make_node("Mul", ["mean", "zero"], ["nothing"]),
+        helper.make_node("Add", ["nothing", "one"], ["probability"]),
+    ],
+    "smart_turn_stand_in",
+    [helper.make_tensor_value_info("input_features", TensorProto.FLOAT, None)],
+    [helper.make_tensor_value_info("probability", TensorProto.FLOAT, None)],
+)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+model.ir_version = 8
+onnx.save(model, sys.argv[1])
+"""
+
+SMART_TURN_MODEL = "src/pipecat/audio/turn/smart_turn/data/smart-turn-v3.2-cpu.onnx"
+
+
+def python_path(work: Path, pipecat_src: Path, python: str) -> str:
+    """Pipecat's source first; for a system interpreter, Debian's packages last, after its own
+    site-packages. A virtualenv keeps to its own packages: Debian's, built for other versions
+    (scipy against numpy 1.x), would break the imports that try them."""
     site = work / "site"
     site.mkdir()
-    (site / "sitecustomize.py").write_text(
-        "import sys\nsys.path.append('/usr/lib/python3/dist-packages')\n"
-    )
+    in_venv = run([python, "-c", "import sys; print(sys.prefix != sys.base_prefix)"], timeout=60)
+    if in_venv.stdout.strip() != "True":
+        (site / "sitecustomize.py").write_text(
+            "import sys\nsys.path.append('/usr/lib/python3/dist-packages')\n"
+        )
     return f"{site}{os.pathsep}{pipecat_src}"
 
 
@@ -172,11 +233,22 @@ def run(command: list[str], timeout: float, **kwargs) -> subprocess.CompletedPro
 PYRIGHT = "npm:pyright@1.1.414"
 
 
+def deno() -> list[str]:
+    """How to run Deno: VOICEBOT_DENO (the .sh resolves the executable before it leaves the
+    network), `deno` on PATH, or the version README.md pins, through npx."""
+    if os.environ.get("VOICEBOT_DENO"):
+        return [os.environ["VOICEBOT_DENO"]]
+    if shutil.which("deno"):
+        return ["deno"]
+    pinned = re.search(r"npx --yes deno@([\d.]+)", (ROOT / "README.md").read_text())
+    return ["npx", "--yes", f"deno@{pinned.group(1) if pinned else '2.9.6'}"]
+
+
 def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
     """Pyright (Pipecat's scaffold has it in its dev group) on every bot of the test matrix."""
     matrix = work / "matrix"
     generated = run(
-        ["deno", "test", "-A", "--frozen", "--cached-only", "tests/project_matrix_test.ts"],
+        [*deno(), "test", "-A", "--frozen", "--cached-only", "tests/project_matrix_test.ts"],
         env={**os.environ, "VOICEBOT_MATRIX_DIR": str(matrix), "NO_COLOR": "1"}, cwd=ROOT, timeout=300,
     )
     # The test writes every project before it checks them: a failed check leaves them all here.
@@ -188,7 +260,7 @@ def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
         print(f"  (the matrix test failed: {last_error(generated.stdout)})")
     config = {"extraPaths": [str(pipecat_src)], "pythonVersion": "3.11", "include": [str(b) for b in bots]}
     (matrix / "pyrightconfig.json").write_text(json.dumps(config))
-    result = run(["deno", "run", "-A", "--cached-only", PYRIGHT, "--pythonpath", shutil.which(python) or python,
+    result = run([*deno(), "run", "-A", "--cached-only", PYRIGHT, "--pythonpath", shutil.which(python) or python,
                   "--outputjson", "-p", str(matrix / "pyrightconfig.json")], env=env, cwd=matrix, timeout=600)
     try:
         output = json.loads(result.stdout)
@@ -224,7 +296,7 @@ def generate(projects: Path) -> dict[str, Path]:
     made = {}
     for name, flags in BOTS.items():
         target = projects / name
-        command = ["deno", "run", "--cached-only", "-A", str(ROOT / "main.ts"), "init", str(target)]
+        command = [*deno(), "run", "--cached-only", "-A", str(ROOT / "main.ts"), "init", str(target)]
         result = run([*command, *flags, *CASCADE, "--no-recording"], timeout=120, cwd=ROOT)
         if result.returncode != 0:
             report("COULD NOT RUN", f"generate {name}", last_error(result.stderr))
@@ -387,13 +459,16 @@ asyncio.run(asyncio.wait_for(call(sys.argv[1], float(sys.argv[2])), float(sys.ar
 
 # bot.py's own start-token middleware on a Starlette app served by uvicorn on 127.0.0.1, with
 # Pipecat stood in (tests/bot_sessions.py's stand-ins) and FastAPI's names taken from Starlette,
-# which FastAPI's are: runs where Pipecat cannot load. Prints the status of each request as JSON.
+# which FastAPI's are: runs where Pipecat cannot load. The middleware is added as FastAPI's
+# `app.middleware("http")` adds it, a BaseHTTPMiddleware (a plain Starlette app has no
+# `.middleware` since Starlette 1.0). Prints the status of each request as JSON.
 START_TOKEN_APP = r"""
 import asyncio, importlib.abc, importlib.machinery, json, os, sys, types, urllib.request, urllib.error
 sys.path.insert(0, sys.argv[2])
 from bot_sessions import Anything, LOGGER
 import starlette.applications, starlette.background, starlette.requests, starlette.responses
 import starlette.routing, uvicorn
+from starlette.middleware.base import BaseHTTPMiddleware
 
 class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
@@ -426,9 +501,10 @@ sys.meta_path.remove(stand_ins)
 async def started(request):
     return starlette.responses.JSONResponse({"started": True})
 
-routes = [starlette.routing.Route(path, started, methods=["GET", "POST"]) for path in ["/", *bot.SESSION_ROUTES]]
+paths = sorted({"/", "/daily-dialin-webhook", *bot.SESSION_ROUTES})
+routes = [starlette.routing.Route(path, started, methods=["GET", "POST"]) for path in paths]
 app = starlette.applications.Starlette(routes=routes)
-app.middleware("http")(bot.require_start_token)
+app.add_middleware(BaseHTTPMiddleware, dispatch=bot.require_start_token)
 port = int(sys.argv[1])
 
 def request(path, token=None):
@@ -445,7 +521,7 @@ async def main():
     while not server.started:
         await asyncio.sleep(0.05)
     results = {}
-    for route in sorted(bot.SESSION_ROUTES | {"/"}):
+    for route in paths:
         for token in (None, "wrong", "fake-token"):
             results[f"POST {route} token={token}"] = await asyncio.to_thread(request, route, token)
     server.should_exit = True
@@ -461,11 +537,12 @@ asyncio.run(asyncio.wait_for(main(), 60))
 
 
 class Runtime:
-    def __init__(self, python: str, env: dict, logs: Path, fake: FakeOpenAI):
+    def __init__(self, python: str, env: dict, logs: Path, fake: FakeOpenAI, smart_turn: Path):
         self.python = python
         self.env = env
         self.logs = logs
         self.fake = fake
+        self.smart_turn = smart_turn
 
     def bot_env(self) -> dict:
         return {
@@ -486,6 +563,9 @@ class Runtime:
         return False
 
     def phone_call(self, server: Path):
+        if not self.smart_turn.exists():
+            report("COULD NOT RUN", "phone call", "no smart-turn model, which a cascade bot loads")
+            return
         port = free_port()
         command = [self.python, "bot.py", "-t", "twilio", "--host", "127.0.0.1", "--port", str(port),
                    "-x", f"127.0.0.1:{port}"]
@@ -535,25 +615,48 @@ class Runtime:
             report("RAN", "refusal of a browser session by a phone bot", said.splitlines()[-1] if said else "")
 
     def browser_start(self, server: Path):
+        ok, why = probe(self.python, self.env, "aiortc")
+        if not ok:
+            report("COULD NOT RUN", "browser /start", f"SmallWebRTC needs aiortc (pipecat-ai[webrtc]): {why}")
+            return
         port = free_port()
         command = [self.python, "bot.py", "-t", "webrtc", "--host", "127.0.0.1", "--port", str(port)]
         log = self.logs / "browser_start.log"
         try:
             with server_process(command, server, self.bot_env(), port, log):
                 status, body = send("POST", f"http://127.0.0.1:{port}/start", {"transport": "webrtc", "body": {}})
+                if status == 400 and "is disabled in this runner environment" in body:
+                    report("COULD NOT RUN", "browser /start", f"a dependency is missing: {body[:200]}")
+                    return
                 ok = status == 200 and "sessionId" in body
                 report("RAN" if ok else "FAILED", "browser /start", f"{status} {body[:200]}")
         except RuntimeError as error:
             report("FAILED", "browser /start", str(error))
 
     def eval(self, server: Path):
-        scenario = server / "evals" / "text.yaml"
-        if not scenario.exists():
+        """The bot on its eval transport, and `pipecat eval run` on a text scenario that the fake
+        model can pass: the greeting, checked without a judge. (The bot's own scenarios want a
+        judge model, and answers a fake model does not give.)"""
+        if not (server / "evals" / "text.yaml").exists():
             report("COULD NOT RUN", "pipecat eval run", "the bot has no text scenario")
             return
+        scenario = self.logs / "greeting.yaml"
+        scenario.write_text(
+            "name: greeting\n"
+            "turns:\n"
+            "  - expect:\n"
+            "      - event: response\n"
+            f'        text_contains: "{GREETING.rstrip(".")}"\n'
+        )
         ok, why = probe(self.python, self.env, "pipecat.cli.commands.eval")
         if not ok:
             report("COULD NOT RUN", "pipecat eval run", why)
+            return
+        # The bot's output goes through NLTK's sentence tokenizer, whose data Pipecat downloads at
+        # first use: not here, without a network.
+        punkt = "import nltk; nltk.data.find('tokenizers/punkt_tab/english/')"
+        if run([self.python, "-c", punkt], env=self.env, timeout=60).returncode != 0:
+            report("COULD NOT RUN", "pipecat eval run", "NLTK's punkt_tab data is not installed")
             return
         port = free_port()
         command = [self.python, "bot.py", "-t", "eval", "--host", "127.0.0.1", "--port", str(port)]
@@ -566,13 +669,17 @@ class Runtime:
                      f"ws://127.0.0.1:{port}", "--timeout", "60"],
                     env=self.bot_env(), cwd=server, timeout=120,
                 )
-                verdict = last_error(result.stdout + result.stderr)
+                said = result.stdout + result.stderr
+                (self.logs / "eval_run.log").write_text(said)
+                tally = re.findall(r"^\s*(\d+/\d+ passed.*)$", said, re.M)
+                verdict = tally[-1].strip() if tally else last_error(said)
                 report("RAN" if result.returncode == 0 else "FAILED", "pipecat eval run", verdict)
         except RuntimeError as error:
             report("FAILED", "pipecat eval run", str(error))
 
     def start_token(self, name: str, server: Path):
-        """bot.py's middleware: with BOT_START_TOKEN set, a session route needs it; / stays open."""
+        """bot.py's middleware: with BOT_START_TOKEN set, a session route needs it; / stays open;
+        Daily's dial-in webhook is closed to a bot that takes no dial-in."""
         tests = str(ROOT / "tests")
         for token_set in (True, False):
             env = {**self.env, "BOT_START_TOKEN": "fake-token"} if token_set else dict(self.env)
@@ -587,26 +694,51 @@ class Runtime:
             wrong = []
             for request, status in statuses.items():
                 route, token = request.split(" ")[1], request.split("token=")[1]
-                # "/" is the carrier's webhook: carriers send no token.
-                allowed = route == "/" or not token_set or token == "fake-token"
+                # "/" is the carrier's webhook: carriers send no token. Neither bot takes Daily
+                # dial-in: its webhook is refused to everyone.
+                if route == "/daily-dialin-webhook":
+                    allowed = False
+                else:
+                    allowed = route == "/" or not token_set or token == "fake-token"
                 if (status == 200) != allowed:
                     wrong.append(f"{request}: {status}")
             report("FAILED" if wrong else "RAN", label,
                    "; ".join(wrong) or f"{len(statuses)} requests as expected")
 
     def production_guard(self, server: Path):
-        """The phone image's command stops, naming it, when BOT_PUBLIC_HOST is not set."""
+        """The phone image's command stops, naming it, when BOT_PUBLIC_HOST or BOT_START_TOKEN is
+        not set."""
         found = re.search(r"^CMD (\[.*\])$", (server / "Dockerfile").read_text(), re.M)
         command = json.loads(found.group(1)) if found else []
-        if "BOT_PUBLIC_HOST" not in " ".join(command):
-            report("FAILED", "production phone command without BOT_PUBLIC_HOST", f"CMD {command}")
-            return
-        env = {k: v for k, v in self.bot_env().items() if k != "BOT_PUBLIC_HOST"}
-        result = run(command, env=env, cwd=server, timeout=30)
-        said = (result.stdout + result.stderr).strip()
-        ok = result.returncode != 0 and "BOT_PUBLIC_HOST" in said
-        report("RAN" if ok else "FAILED", "production phone command without BOT_PUBLIC_HOST",
-               f"exit {result.returncode}: {said.splitlines()[-1] if said else ''}")
+        shims = self.python_shim()
+        for variable in ("BOT_PUBLIC_HOST", "BOT_START_TOKEN"):
+            label = f"production phone command without {variable}"
+            if variable not in " ".join(command):
+                report("FAILED", label, f"CMD {command}")
+                continue
+            env = {
+                **self.bot_env(),
+                "PATH": f"{shims}{os.pathsep}{os.environ.get('PATH', '')}",
+                "BOT_PUBLIC_HOST": "bot.example.com",
+                "BOT_START_TOKEN": "fake-token",
+            }
+            env.pop(variable)
+            result = run(command, env=env, cwd=server, timeout=30)
+            said = (result.stdout + result.stderr).strip()
+            ok = result.returncode != 0 and variable in said
+            report("RAN" if ok else "FAILED", label,
+                   f"exit {result.returncode}: {said.splitlines()[-1] if said else ''}")
+
+    def python_shim(self) -> Path:
+        """A directory whose `python` runs the bots' interpreter, as the image's `python` does. A
+        script, not a symlink: a symlink to a virtualenv's python starts the base interpreter
+        without the virtualenv's packages."""
+        shims = self.logs / "bin"
+        shims.mkdir(exist_ok=True)
+        shim = shims / "python"
+        shim.write_text(f'#!/bin/sh\nexec "{shutil.which(self.python) or self.python}" "$@"\n')
+        shim.chmod(0o755)
+        return shims
 
     def production(self, name: str, server: Path):
         dockerfile = (server / "Dockerfile").read_text()
@@ -622,10 +754,7 @@ class Runtime:
             for c in json.loads(found.group(1))
         ]
         command = [str(port) if c == "7860" else c for c in command]
-        shims = self.logs / "bin"
-        shims.mkdir(exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            (shims / "python").symlink_to(shutil.which(self.python) or self.python)
+        shims = self.python_shim()
         env = {
             **self.bot_env(),
             "PATH": f"{shims}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -648,8 +777,12 @@ class Runtime:
                            f"production `{shown}`: /start without the token", f"{status} {body[:160]}")
                     headers = {"Authorization": "Bearer fake-token"}
                     status, body = send("POST", start, {"transport": "webrtc"}, headers)
-                    report("RAN" if status != 401 else "FAILED",
-                           f"production `{shown}`: /start with the token", f"{status} {body[:160]}")
+                    label = f"production `{shown}`: /start with the token"
+                    if status == 400 and "is disabled in this runner environment" in body:
+                        report("COULD NOT RUN", label, f"a dependency is missing: {body[:160]}")
+                    else:
+                        ok = status == 200 and "sessionId" in body
+                        report("RAN" if ok else "FAILED", label, f"{status} {body[:160]}")
         except RuntimeError as error:
             report("FAILED", f"production `{shown}`", str(error))
 
@@ -669,9 +802,17 @@ def main():
         print(f"Pipecat {args.tag} from {args.repo}; Python {args.python}; work in {work}")
         print("network: " + ("a namespace of its own, loopback only" if args.isolated else "the host's"))
         source = Source.from_repo(args.repo, args.tag)
-        pipecat_src = extract_pipecat(source, args.tag, work / "pipecat")
-        env = {**os.environ, "PYTHONPATH": python_path(work, pipecat_src), "PYTHONDONTWRITEBYTECODE": "1"}
+        pipecat_src, missing = extract_pipecat(args.repo, args.tag, work / "pipecat")
+        env = {**os.environ, "PYTHONPATH": python_path(work, pipecat_src, args.python), "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("VIRTUAL_ENV", None)
+        if missing:
+            print(f"not in the git directory, so not written: {', '.join(missing)}")
+        if SMART_TURN_MODEL in missing:
+            model = pipecat_src / SMART_TURN_MODEL.removeprefix("src/")
+            made = run([args.python, "-c", SMART_TURN_STAND_IN, str(model)], env=env, timeout=120)
+            print("  smart-turn model: " + (
+                "a stand-in (every pause ends the turn), made with onnx" if made.returncode == 0
+                else f"none, so a cascade bot cannot run ({last_error(made.stderr)})"))
 
         print("\nPipecat's requirements (core and the runner, websocket, webrtc and cli extras):")
         check_requirements(args.python, env, source)
@@ -683,7 +824,8 @@ def main():
         threading.Thread(target=fake.serve_forever, daemon=True).start()
         logs = work / "logs"
         logs.mkdir(exist_ok=True)
-        runtime = Runtime(args.python, env, logs, fake)
+        smart_turn = pipecat_src / SMART_TURN_MODEL.removeprefix("src/")
+        runtime = Runtime(args.python, env, logs, fake, smart_turn)
         try:
             phone, web = bots.get("phone"), bots.get("web")
             if phone:

@@ -39,8 +39,18 @@ if [ "$apt" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "apt-get failed: continuing with what is installed" >&2
 fi
 
-# The namespace has no registry: bring pyright (npm) into Deno's cache first.
-deno run -A npm:pyright@1.1.414 --version >/dev/null
+# Deno: the one on PATH, or the version README.md pins, through npx. The namespace has no
+# registry, so the Python script gets Deno's executable itself (VOICEBOT_DENO), and pyright (npm)
+# goes into Deno's cache first.
+if command -v deno >/dev/null; then
+  deno=(deno)
+else
+  version="$(grep -o -m1 'npx --yes deno@[0-9.]*' "$here/../README.md" | sed 's/.*@//')"
+  deno=(npx --yes "deno@${version:-2.9.6}")
+fi
+VOICEBOT_DENO="$("${deno[@]}" eval 'console.log(Deno.execPath())')"
+export VOICEBOT_DENO
+"$VOICEBOT_DENO" run -A npm:pyright@1.1.414 --version >/dev/null
 
 driver=(python3 "$here/check_pipecat_runtime.py" "${args[@]}")
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then

@@ -28,6 +28,22 @@ checks generated projects against, so that the test does not take them from voic
   with the class it builds (module.Class), from its registry (`pipecat.cli.registry`), so that
   voicebot can be shown to accept every one of them for the same service.
 - `scaffold_transports`: the transport ids of that scaffolder.
+- `deprecation_messages`: for each class of `deprecated`, the message of its `@deprecated(...)`.
+- `runner_flags`: the development runner's command-line options (`pipecat.runner.run.main`), by
+  their long name: every name of the option, its choices, whether it takes a value, and its
+  default where it is a constant.
+- `runner_routes`: the HTTP routes the runner mounts on its app: path, methods, whether the route
+  starts a session (its handler, or a handler it calls, gets the bot module or makes a Daily room),
+  and the conditions it is mounted under (`args.dialin`, `args.whatsapp`, ...).
+- `runner_carrier_env`: for each carrier, the variables the runner reads when it builds the
+  carrier's transport (`_create_telephony_transport` in `pipecat.runner.utils`).
+- `daily_configure_new_room`: the keyword arguments of `pipecat.runner.daily.configure` that make
+  it create a new room even when DAILY_ROOM_URL names an existing one (a keyword `k` such that the
+  flag the DAILY_ROOM_URL branch tests is `k is not None`).
+- `camera_classes`: the service classes whose frame processing (their own or a base class's)
+  takes the user's camera, i.e. handles `InputImageRawFrame`.
+- `model_defaults`: for each service class whose `__init__` builds `self.Settings(model="...")`,
+  that default model.
 
 Usage: scripts/pipecat_facts.py --repo /path/to/pipecat.git --tag v1.7.0 > tests/data/pipecat_facts.json
 """
@@ -36,13 +52,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_pipecat_api import Source  # noqa: E402
+from check_pipecat_api import Resolver, Source  # noqa: E402
 
 # Import names that differ from the name of the distribution that provides them.
 DISTRIBUTION_OF_IMPORT = {
@@ -239,7 +256,10 @@ class Facts:
                 if not isinstance(node, ast.ClassDef):
                     continue
                 for decorator in node.decorator_list:
-                    if isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "deprecated":
+                    if (
+                        isinstance(decorator, ast.Call)
+                        and ast.unparse(decorator.func) == "deprecated"
+                    ):
                         found.append(f"{module}.{node.name}")
         return found
 
@@ -316,6 +336,274 @@ class Facts:
                 services.setdefault(kind, {})[fields["value"]] = f"{module}.{main_class}"
         return services, transports
 
+    def deprecation_messages(self) -> dict[str, str]:
+        """The message of each `@deprecated(...)` class decorator, by module.Class."""
+        found: dict[str, str] = {}
+        for module in sorted(self.source.modules):
+            for node in self.source.tree(module).body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for decorator in node.decorator_list:
+                    if (
+                        isinstance(decorator, ast.Call)
+                        and ast.unparse(decorator.func) == "deprecated"
+                        and decorator.args
+                        and isinstance(decorator.args[0], ast.Constant)
+                    ):
+                        found[f"{module}.{node.name}"] = str(decorator.args[0].value)
+        return found
+
+    def constants(self, module: str) -> dict[str, object]:
+        """The module-level names of `module` bound to a literal."""
+        found: dict[str, object] = {}
+        for node in self.source.tree(module).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    try:
+                        found[target.id] = ast.literal_eval(node.value)
+                    except ValueError:
+                        pass
+        return found
+
+    def literal(self, node: ast.expr, constants: dict[str, object]) -> object:
+        """A literal, where `*NAME` and `NAME` may name a module-level literal."""
+        if isinstance(node, ast.List):
+            items: list[object] = []
+            for element in node.elts:
+                if isinstance(element, ast.Starred) and isinstance(element.value, ast.Name):
+                    items.extend(constants[element.value.id])  # type: ignore[arg-type]
+                else:
+                    items.append(self.literal(element, constants))
+            return items
+        if isinstance(node, ast.Name) and node.id in constants:
+            return constants[node.id]
+        return ast.literal_eval(node)
+
+    def runner_flags(self) -> dict[str, dict]:
+        """The runner's options, from the `parser.add_argument(...)` calls of its `main`."""
+        module = "pipecat.runner.run"
+        constants = self.constants(module)
+        main = next(
+            n
+            for n in self.source.tree(module).body
+            if isinstance(n, ast.FunctionDef) and n.name == "main"
+        )
+        found: dict[str, dict] = {}
+        for node in ast.walk(main):
+            if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "parser.add_argument"):
+                continue
+            names = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            keywords = {k.arg: k.value for k in node.keywords if k.arg}
+            action = ast.unparse(keywords["action"]) if "action" in keywords else None
+            flag: dict[str, object] = {"names": names}
+            if action and action.endswith("BooleanOptionalAction"):
+                flag["names"] = names + [
+                    n.replace("--", "--no-", 1) for n in names if n.startswith("--")
+                ]
+            flag["takes_value"] = action is None
+            if "choices" in keywords:
+                flag["choices"] = self.literal(keywords["choices"], constants)
+            if "default" in keywords:
+                with contextlib.suppress(ValueError, KeyError):
+                    flag["default"] = self.literal(keywords["default"], constants)
+            long_name = next((n for n in names if n.startswith("--")), names[0])
+            found[long_name] = flag
+        return found
+
+    def runner_routes(self) -> list[dict]:
+        """The runner's HTTP routes, whether each starts a session, and what mounts it."""
+        module = "pipecat.runner.run"
+        tree = self.source.tree(module)
+        functions = {
+            n.name: n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        # Which setup function is called under which condition, in _configure_server_app.
+        call_conditions: dict[str, list[str]] = {}
+
+        def conditions_of_calls(body: list[ast.stmt], tests: list[str]):
+            for stmt in body:
+                if isinstance(stmt, ast.If):
+                    conditions_of_calls(stmt.body, [*tests, ast.unparse(stmt.test)])
+                    conditions_of_calls(stmt.orelse, [*tests, f"not ({ast.unparse(stmt.test)})"])
+                elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                    call_conditions[ast.unparse(stmt.value.func)] = tests
+
+        conditions_of_calls(functions["_configure_server_app"].body, [])
+
+        def calls(function: ast.AST) -> set[str]:
+            return {
+                ast.unparse(n.func).split(".")[-1]
+                for n in ast.walk(function)
+                if isinstance(n, ast.Call)
+            }
+
+        routes: list[dict] = []
+
+        def visit(body: list[ast.stmt], setup: str, tests: list[str]):
+            for stmt in body:
+                if isinstance(stmt, ast.If):
+                    visit(stmt.body, setup, [*tests, ast.unparse(stmt.test)])
+                    visit(stmt.orelse, setup, [*tests, f"not ({ast.unparse(stmt.test)})"])
+                elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for decorator in stmt.decorator_list:
+                        if not (
+                            isinstance(decorator, ast.Call)
+                            and isinstance(decorator.func, ast.Attribute)
+                        ):
+                            continue
+                        if ast.unparse(decorator.func.value) != "app":
+                            continue
+                        method = decorator.func.attr
+                        if method not in ("get", "post", "put", "patch", "delete", "api_route"):
+                            continue
+                        methods = [method.upper()]
+                        for keyword in decorator.keywords:
+                            if keyword.arg == "methods":
+                                methods = list(ast.literal_eval(keyword.value))
+                        routes.append(
+                            {
+                                "path": ast.literal_eval(decorator.args[0]),
+                                "methods": methods,
+                                "handler": stmt.name,
+                                "when": [*call_conditions.get(setup, []), *tests],
+                            }
+                        )
+
+        for name, function in functions.items():
+            if name.startswith("_setup_"):
+                visit(function.body, name, [])
+        # A route starts a session when its handler, or a route handler it calls, gets the bot
+        # module (to call bot()) or makes a Daily room.
+        handlers = {r["handler"] for r in routes}
+        starting = {"_get_bot_module", "configure"}
+        starts = {h for h in handlers if calls(functions[h]) & starting}
+        while True:
+            more = {h for h in handlers - starts if calls(functions[h]) & starts}
+            if not more:
+                break
+            starts |= more
+        for route in routes:
+            route["starts_session"] = route.pop("handler") in starts
+        return sorted(routes, key=lambda r: (r["path"], r["methods"]))
+
+    def runner_carrier_env(self) -> dict[str, list[str]]:
+        """The variables the runner reads for each carrier in `_create_telephony_transport`."""
+        tree = self.source.tree("pipecat.runner.utils")
+        function = next(
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name == "_create_telephony_transport"
+        )
+        found: dict[str, list[str]] = {}
+        for node in ast.walk(function):
+            if not isinstance(node, ast.If):
+                continue
+            test = node.test
+            if (
+                isinstance(test, ast.Compare)
+                and ast.unparse(test.left) == "transport_type"
+                and isinstance(test.comparators[0], ast.Constant)
+            ):
+                names: set[str] = set()
+                for stmt in node.body:
+                    for call in ast.walk(stmt):
+                        if isinstance(call, ast.Call) and ast.unparse(call.func) in (
+                            "os.getenv",
+                            "os.environ.get",
+                        ):
+                            names |= {a.value for a in call.args[:1] if isinstance(a, ast.Constant)}
+                found[test.comparators[0].value] = sorted(names)
+        return found
+
+    def daily_configure_new_room(self) -> list[str]:
+        """Keywords of runner.daily.configure given which it makes a room despite DAILY_ROOM_URL."""
+        function = next(
+            n
+            for n in self.source.tree("pipecat.runner.daily").body
+            if isinstance(n, ast.AsyncFunctionDef) and n.name == "configure"
+        )
+        parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
+        # The branch that reuses the room: `if <existing room> and not <flag>:`.
+        flags: set[str] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.If) and isinstance(node.test, ast.BoolOp):
+                names = ast.unparse(node.test)
+                if "existing_room_url" in names:
+                    for value in node.test.values:
+                        if isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Name):
+                            flags.add(value.operand.id)
+        found: set[str] = set()
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id in flags for t in node.targets)
+                and isinstance(node.value, ast.Compare)
+                and isinstance(node.value.ops[0], ast.IsNot)
+                and isinstance(node.value.left, ast.Name)
+                and node.value.left.id in parameters
+            ):
+                found.add(node.value.left.id)
+        return sorted(found)
+
+    def camera_classes(self) -> list[str]:
+        """Service classes that handle InputImageRawFrame, themselves or through a base class."""
+        resolver = Resolver(self.source)
+
+        def handles_camera(cls) -> bool:
+            for node in ast.walk(cls.node):
+                if (
+                    isinstance(node, ast.Call)
+                    and ast.unparse(node.func) == "isinstance"
+                    and "InputImageRawFrame" in ast.unparse(node.args[1])
+                ):
+                    return True
+            return False
+
+        found: list[str] = []
+        for module in sorted(self.source.modules):
+            if not module.startswith("pipecat.services."):
+                continue
+            for node in self.source.tree(module).body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                symbol = resolver.resolve(module, node.name)
+                if symbol is None or symbol.kind != "class":
+                    continue
+                if any(k.kind == "class" and handles_camera(k) for k in resolver.mro(symbol)):
+                    found.append(f"{module}.{node.name}")
+        return found
+
+    def model_defaults(self) -> dict[str, str]:
+        """The model each service class sets in its __init__ with `self.Settings(model="...")`."""
+        found: dict[str, str] = {}
+        for module in sorted(self.source.modules):
+            if not module.startswith("pipecat.services."):
+                continue
+            for node in self.source.tree(module).body:
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                init = next(
+                    (
+                        n
+                        for n in node.body
+                        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+                    ),
+                    None,
+                )
+                if init is None:
+                    continue
+                for call in ast.walk(init):
+                    if isinstance(call, ast.Call) and ast.unparse(call.func) == "self.Settings":
+                        for keyword in call.keywords:
+                            if keyword.arg == "model" and isinstance(keyword.value, ast.Constant):
+                                if isinstance(keyword.value.value, str):
+                                    found[f"{module}.{node.name}"] = keyword.value.value
+        return found
+
     def runner_env(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for module in sorted(self.source.modules):
@@ -358,8 +646,17 @@ def main():
             "scaffold_models": facts.scaffold_models(),
             "scaffold_services": scaffold_services,
             "scaffold_transports": scaffold_transports,
+            "deprecation_messages": facts.deprecation_messages(),
+            "runner_flags": facts.runner_flags(),
+            "runner_routes": facts.runner_routes(),
+            "runner_carrier_env": facts.runner_carrier_env(),
+            "daily_configure_new_room": facts.daily_configure_new_room(),
+            "camera_classes": facts.camera_classes(),
+            "model_defaults": facts.model_defaults(),
             "needs": {m: n for m, n in needs.items() if n},
-            "optional": {m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))},
+            "optional": {
+                m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))
+            },
         },
         sys.stdout,
         indent=2,

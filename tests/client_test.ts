@@ -248,7 +248,14 @@ Deno.test("the README covers each transport's setup, the secret set and the docs
   const cases: [ScaffoldInput, RegExp[]][] = [
     [{ transports: ["lightweb"] }, [/Open http:\/\/localhost:7860/]],
     [{ transports: ["hosted"] }, [/DAILY_API_KEY/, /localhost:7860\/daily/]],
-    [{ transports: ["carrier1"] }, [/-t twilio -x <host>/, /<Stream url="wss:\/\/<host>\/ws">/]],
+    [
+      { transports: ["carrier1"] },
+      [
+        /-t twilio -x <host>/,
+        /<Stream url="wss:\/\/<host>\/ws">/,
+        /runner\s+checks no token there/,
+      ],
+    ],
     [{ transports: ["carrier2"] }, [/-t telnyx -x <host>/, /TeXML application/]],
     [{ transports: ["carrier3"] }, [/-t plivo -x <host>/, /Answer URL is `https:\/\/<host>\/`/]],
     [{ transports: ["carrier4"] }, [/-t exotel/, /Voicebot\*\* applet/]],

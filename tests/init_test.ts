@@ -91,6 +91,49 @@ Deno.test("--list-options prints the catalog in the shape of SPEC 4.2.5", async 
   assert.equal(options.tts.at(-1), "xtts_tts");
 });
 
+/** What Pipecat says of its classes at the pinned release (scripts/pipecat_facts.py). */
+const FACTS = JSON.parse(
+  await Deno.readTextFile(new URL("./data/pipecat_facts.json", import.meta.url)),
+) as {
+  tag: string;
+  deprecation_messages: Record<string, string>;
+  scaffold_services: Record<string, Record<string, string>>;
+};
+
+Deno.test("a deprecated service: init warns, with Pipecat's version and what to use instead", async () => {
+  // Every service of Pipecat's scaffold whose class Pipecat deprecates.
+  const deprecated = Object.entries(FACTS.scaffold_services).flatMap(([kind, services]) =>
+    Object.entries(services).filter(([, cls]) => cls in FACTS.deprecation_messages)
+      .map(([id, cls]) => [kind, id, cls])
+  );
+  assert.ok(deprecated.length > 0);
+  for (const [kind, id, cls] of deprecated) {
+    // The cascade bot, with the deprecated service in place of its own of that kind.
+    const flag = `--${kind}`;
+    assert.ok(CASCADE.includes(flag), `a deprecated ${kind} service: extend this test`);
+    const args = CASCADE.map((arg, i) => CASCADE[i - 1] === flag ? id : arg);
+    await using run = await initIn(["bot", "-t", "lightweb", ...args]);
+    assert.equal(run.code, 0, run.stderr);
+    const warning = run.stderr.split("\n").find((line) => line.startsWith(`warning: ${id} `));
+    assert.ok(warning, `no warning for ${id}:\n${run.stderr}`);
+    const message = FACTS.deprecation_messages[cls];
+    const since = message.match(/deprecated since ([\d.]+)/)![1];
+    assert.ok(warning.includes(`deprecated since Pipecat ${since}`), warning);
+    // The classes Pipecat points to instead, by the ids its scaffold gives them.
+    const ids = new Map(
+      Object.values(FACTS.scaffold_services).flatMap((s) =>
+        Object.entries(s).map(([i, c]) => [c.split(".").at(-1)!, i])
+      ),
+    );
+    const instead = [...message.matchAll(/`(\w+)`/g)].map(([, name]) => name)
+      .filter((name) => name !== cls.split(".").at(-1) && ids.has(name));
+    assert.ok(instead.length > 0, message);
+    for (const name of instead) assert.ok(warning.includes(ids.get(name)!), `${warning}: ${name}`);
+  }
+  await using current = await initIn(["bot", "-t", "lightweb", ...CASCADE]);
+  assert.doesNotMatch(current.stderr, /deprecated/);
+});
+
 Deno.test("validation: name, transport and mode are required, reported together", async () => {
   await assertInvalid(["--stt", "deepgram_stt"], [
     "--transport (transports): required",

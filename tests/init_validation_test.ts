@@ -142,6 +142,11 @@ const RULES: [string, string[], string][] = [
     "--video-input (video_input): only in realtime mode",
   ],
   [
+    "a realtime model that drops the camera's frames never sees it",
+    ["-t", "lightweb", "-m", "realtime", "--realtime", "ultravox_realtime", "--video-input"],
+    "--video-input (video_input): ultravox_realtime drops the camera's frames",
+  ],
+  [
     "a client framework is known",
     [...WEB, "--client-framework", "svelte"],
     '--client-framework (client_framework): invalid value "svelte"',

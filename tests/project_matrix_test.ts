@@ -10,7 +10,13 @@
  *   (tests/data/pipecat_facts.json, which scripts/pipecat_facts.py derives from Pipecat's source);
  * - the environment, from Python's own parser reading bot.py (tests/bot_facts.py): `.env.example`
  *   lists exactly what the code reads, and what Pipecat's runner reads for the bot's transports;
- * - the secret set, from the other files that name it.
+ * - the secret set, from the other files that name it;
+ * - the image's command, run by a shell with a stand-in `python`, against the runner's own options
+ *   (which transport it serves, the public host of a carrier's webhook, Daily's dial-in webhook);
+ * - the routes: requests sent through what bot.py adds to the runner's app (tests/bot_routes.py)
+ *   to every route of the runner that starts a session, with and without the token the README
+ *   tells the owner to send, and the dial-out the README shows: a room of its own, whatever
+ *   DAILY_ROOM_URL says, and failed calls retried.
  *
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
@@ -83,7 +89,6 @@ function matrix(): ScaffoldInput[] {
   const cascadeCount = Math.max(stt.length, llm.length, tts.length);
   const inputs: ScaffoldInput[] = [];
   let web = 0;
-  let realtimeWeb = 0;
   for (let i = 0; i < cascadeCount + realtime.length; i++) {
     const set = TRANSPORT_SETS[i % TRANSPORT_SETS.length];
     const on = (k: number) => (((i >> (k % 4)) + k) & 1) === 1;
@@ -107,13 +112,24 @@ function matrix(): ScaffoldInput[] {
       const avatar = [...video, null][web % (video.length + 1)];
       if (avatar) input.video_service = avatar;
       else input.video_output = on(6);
-      // A cascade bot's LLM never sees the camera: only a speech-to-speech one takes video in.
-      input.video_input = input.mode === "realtime" && realtimeWeb++ % 2 === 0;
+      // A cascade bot's LLM never sees the camera, nor do some speech-to-speech models (checked
+      // by checkCamera); the camera goes to the bot below.
       web++;
     }
     inputs.push(input);
   }
-  return inputs;
+  // A realtime web bot that watches the camera: the first realtime service init lets take it.
+  const watcher = realtime.map((id): ScaffoldInput => ({
+    project_name: `bot-${inputs.length}`,
+    transports: ["lightweb", "hosted"],
+    mode: "realtime",
+    realtime_service: id,
+    client_framework: "vanilla",
+    video_input: true,
+    eval: true,
+  })).find((input) => resolveConfig(input, "unused").problems.length === 0);
+  assert.ok(watcher, "no realtime service takes the camera");
+  return [...inputs, watcher];
 }
 
 function configs(): ScaffoldConfig[] {
@@ -141,6 +157,29 @@ interface PipecatFacts {
   deprecated: string[];
   session_token_parameters: Record<string, string>;
   scaffold_models: string[];
+  runner_flags: Record<string, RunnerFlag>;
+  runner_routes: RunnerRoute[];
+  camera_classes: string[];
+  model_defaults: Record<string, string>;
+  runner_carrier_env: Record<string, string[]>;
+  /** The keywords given which `pipecat.runner.daily.configure` makes a room despite DAILY_ROOM_URL. */
+  daily_configure_new_room: string[];
+}
+
+/** One option of Pipecat's development runner. */
+interface RunnerFlag {
+  names: string[];
+  takes_value: boolean;
+  choices?: string[];
+  default?: unknown;
+}
+
+/** One HTTP route of the runner, and the conditions (`args.dialin`, ...) it is mounted under. */
+interface RunnerRoute {
+  path: string;
+  methods: string[];
+  starts_session: boolean;
+  when: string[];
 }
 
 const FACTS: PipecatFacts = JSON.parse(
@@ -193,11 +232,335 @@ function checkSessions(config: ScaffoldConfig, sessions: Record<string, SessionO
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The image's command and the routes
+
+/** The runner's options as its parser would read `args`: each option's value, by dest name. */
+function runnerArgs(name: string, args: string[]): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const [long, flag] of Object.entries(FACTS.runner_flags)) {
+    values.set(dest(long), flag.default ?? (flag.takes_value ? null : false));
+  }
+  for (let i = 0; i < args.length; i++) {
+    const [option, inline] = args[i].split(/=(.*)/s);
+    const entry = Object.entries(FACTS.runner_flags).find(([, f]) => f.names.includes(option));
+    assert.ok(entry, `${name}: the runner has no option ${option}`);
+    const [long, flag] = entry;
+    if (!flag.takes_value) {
+      values.set(dest(long), !option.startsWith("--no-"));
+      continue;
+    }
+    const value = inline ?? args[++i];
+    assert.ok(value !== undefined, `${name}: ${option} needs a value`);
+    if (flag.choices) assert.ok(flag.choices.includes(value), `${name}: ${option} ${value}`);
+    values.set(dest(long), value);
+  }
+  return values;
+}
+
+function dest(long: string): string {
+  return long.replace(/^--/, "").replaceAll("-", "_");
+}
+
+/** Whether the runner mounts a route with these options: its `args.x` conditions, evaluated. */
+function mounted(route: RunnerRoute, args: Map<string, unknown>): boolean {
+  return route.when.every((condition) => {
+    const test = condition.match(/^(not \()?args\.(\w+)\)?$/);
+    if (!test) return true; // a condition on something else (the transport): it may hold
+    return Boolean(args.get(test[2])) !== Boolean(test[1]);
+  });
+}
+
+/** The runner's routes that start a session, for a bot started with `args`. */
+function sessionRoutes(args: Map<string, unknown>): RunnerRoute[] {
+  return FACTS.runner_routes.filter((r) =>
+    r.starts_session && !r.path.includes("{") && mounted(r, args)
+  );
+}
+
+/** A stand-in `python` that prints its arguments, one a line. */
+async function fakePython(root: string): Promise<string> {
+  const path = `${root}/fake-bin/python`;
+  await Deno.mkdir(`${root}/fake-bin`, { recursive: true });
+  await Deno.writeTextFile(path, '#!/bin/sh\nfor arg in "$@"; do printf "%s\\n" "$arg"; done\n');
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** Runs the image's CMD as the image would, `python` being the stand-in: its exit and arguments. */
+async function runImageCommand(command: string[], python: string, env: Record<string, string>) {
+  const [program, ...args] = command;
+  const output = await new Deno.Command(program === "python" ? python : program, {
+    args,
+    env: { ...env, PATH: `${python.slice(0, python.lastIndexOf("/"))}:/usr/bin:/bin` },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  return {
+    code: output.code,
+    stderr: new TextDecoder().decode(output.stderr),
+    argv: stdout.split("\n").slice(0, -1),
+  };
+}
+
+/** The variable the README has the owner put in Daily's dial-in webhook URL, if any. */
+function dialinTokenVariable(readme: string): string | undefined {
+  return readme.match(/\/daily-dialin-webhook\?token=<([A-Z][A-Z0-9_]*)>/)?.[1];
+}
+
+/**
+ * The image: its command runs Pipecat's runner (bot.py) with options the runner has, on all
+ * interfaces at the exposed port; a phone bot's for a carrier it takes, with the public host its
+ * webhook answers with, from the environment; Daily's dial-in webhook only for a bot that takes
+ * PSTN dial-in; nothing starts without the variables it needs (a start token always). The README
+ * says how to serve the web transports the command leaves out.
+ */
+async function checkImage(
+  config: ScaffoldConfig,
+  files: Map<string, string>,
+  bot: BotFacts,
+  python: string,
+) {
+  const name = config.project_name;
+  const dockerfile = files.get("server/Dockerfile")!;
+  const readme = files.get("README.md")!;
+  assert.match(dockerfile, /^EXPOSE 7860$/m, `${name}: EXPOSE`);
+  const command = JSON.parse(dockerfile.match(/^CMD (.*)$/m)![1]) as string[];
+  const reads = [...new Set(imageReads(dockerfile))];
+  const env = Object.fromEntries(reads.map((v) => [v, `value-of-${v.toLowerCase()}`]));
+  assert.ok(reads.includes("BOT_START_TOKEN"), `${name}: the image starts without a start token`);
+  const dialIn = config.transports.includes("hosted_pstn_dialin");
+  if (dialIn) {
+    const variable = dialinTokenVariable(readme);
+    assert.ok(variable && reads.includes(variable), `${name}: the image needs ${variable}`);
+  }
+  for (const variable of reads) {
+    const without = await runImageCommand(
+      command,
+      python,
+      Object.fromEntries(Object.entries(env).filter(([v]) => v !== variable)),
+    );
+    assert.notEqual(without.code, 0, `${name}: the image starts without ${variable}`);
+    assert.ok(without.stderr.includes(variable), `${name}: ${without.stderr}`);
+  }
+  const run = await runImageCommand(command, python, env);
+  assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+  const [script, ...options] = run.argv;
+  assert.equal(script, "bot.py", `${name}: the image runs ${run.argv.join(" ")}`);
+  const args = runnerArgs(name, options);
+  assert.equal(args.get("host"), "0.0.0.0", `${name}: --host`);
+  assert.equal(args.get("port"), "7860", `${name}: --port`);
+  assert.equal(args.get("whatsapp"), false, `${name}: --whatsapp`);
+  const transport = args.get("transport") as string | null;
+  if (transport) assert.ok(bot.transports.includes(transport), `${name}: -t ${transport}`);
+  const carriers = bot.transports.filter((t) => t in FACTS.runner_carrier_env);
+  if (carriers.length > 0) {
+    // The runner answers a carrier's webhook only for the carrier of -t, with wss://<proxy>/ws.
+    assert.ok(carriers.includes(transport!), `${name}: -t ${transport}, carriers ${carriers}`);
+    const proxy = args.get("proxy") as string | null;
+    assert.ok(proxy && Object.values(env).includes(proxy), `${name}: --proxy ${proxy}`);
+  }
+  const webhook = FACTS.runner_routes.find((r) => r.path === "/daily-dialin-webhook")!;
+  assert.equal(mounted(webhook, args), dialIn, `${name}: the image's Daily dial-in webhook`);
+  // The browser transports, which start on the runner's /start, that -t leaves out: the README
+  // says how to serve them.
+  const image = readme.slice(readme.indexOf("### How the image runs"));
+  for (const browser of config.transports.map((t) => BROWSER_RUNNER[t]).filter(Boolean)) {
+    if (transport && browser !== transport) {
+      assert.match(image, new RegExp(`-t ${browser}\\b`), `${name}: the README on -t ${browser}`);
+    }
+  }
+}
+
+/** The runner's names of the browser transports (ARCHITECTURE.md), whose sessions start on /start. */
+const BROWSER_RUNNER: Readonly<Record<string, string>> = { hosted: "daily", lightweb: "webrtc" };
+
+/** What tests/bot_routes.py saw a request end with. */
+interface RouteOutcome {
+  status: number;
+  reached: "runner" | "handler" | null;
+  configure: Record<string, unknown>[];
+  tasks: { function: string; body: Record<string, unknown> | null }[];
+}
+
+interface RouteFacts {
+  routes: { path: string; methods: string[] }[];
+  middleware: number;
+  main: boolean;
+  responses: RouteOutcome[];
+  own_anonymous: RouteOutcome[];
+  dialout: { calls: number; gave_up: boolean; pauses: number[] } | null;
+}
+
+interface RouteRequest {
+  method: string;
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  client?: string;
+  body?: string;
+  env?: Record<string, string | null>;
+}
+
+/** What a request should end with: reach the route, or be refused before it. */
+type Expectation = "reached" | "refused";
+
+const START_TOKEN = "start-token-of-the-test";
+const DIALIN_TOKEN = "dial-in-token-of-the-test";
+const REMOTE = "203.0.113.9";
+const LOCAL = "127.0.0.1";
+
+/** The dial-out requests the README shows: `curl http://localhost:7860/<route> ... -d '<json>'`. */
+function readmeDialouts(readme: string): { path: string; body: string }[] {
+  return [...readme.matchAll(/curl http:\/\/localhost:7860(\/\w+)[^`']*?-d '([^']+)'/gs)]
+    .map(([, path, body]) => ({ path, body }));
+}
+
+/**
+ * The requests each bot gets through its routes, and what each should end with: the runner's
+ * routes that start a session answer only the owner, with the token the README names, or from
+ * this machine without one; Daily's dial-in webhook only a bot that takes dial-in, and then only
+ * a URL with the token the README has the owner give Daily; the carrier's webhook stays open;
+ * the README's dial-out request, with the token, reaches bot.py's route.
+ */
+function routePlan(config: ScaffoldConfig, files: Map<string, string>, bot: BotFacts) {
+  const readme = files.get("README.md")!;
+  const requests: [RouteRequest, Expectation, string][] = [];
+  const owner = { Authorization: `Bearer ${START_TOKEN}` };
+  const tokenSet = { BOT_START_TOKEN: START_TOKEN };
+  const dialIn = config.transports.includes("hosted_pstn_dialin");
+  const webhookVariable = dialinTokenVariable(readme);
+  if (dialIn) {
+    assert.ok(webhookVariable, `${config.project_name}: the README's dial-in webhook URL`);
+  }
+  for (const route of sessionRoutes(runnerArgs(config.project_name, []))) {
+    const method = route.methods[0];
+    const ask = (request: Partial<RouteRequest>, expected: Expectation, what: string) =>
+      requests.push([{ method, path: route.path, client: REMOTE, ...request }, expected, what]);
+    if (route.path === "/daily-dialin-webhook") {
+      if (!dialIn) {
+        ask({ env: tokenSet, headers: owner }, "refused", "not served: no dial-in, yet the owner");
+        ask({ env: { BOT_START_TOKEN: null }, client: LOCAL }, "refused", "not served, locally");
+        continue;
+      }
+      const hook = { ...tokenSet, [webhookVariable!]: DIALIN_TOKEN };
+      ask({ env: hook }, "refused", "Daily's webhook without its token");
+      ask({ env: hook, headers: owner }, "refused", "Daily's webhook with the start token");
+      ask({ env: hook, query: "token=wrong" }, "refused", "Daily's webhook with a wrong token");
+      ask({ env: hook, query: `token=${DIALIN_TOKEN}` }, "reached", "Daily's webhook");
+      ask(
+        { env: { [webhookVariable!]: null }, query: "token=", client: LOCAL },
+        "refused",
+        "Daily's webhook with no token configured",
+      );
+      continue;
+    }
+    ask({ env: tokenSet }, "refused", "no token");
+    ask({ env: tokenSet, headers: { Authorization: "Bearer wrong" } }, "refused", "wrong token");
+    ask({ env: tokenSet, headers: owner }, "reached", "the owner's token");
+    ask({ env: { BOT_START_TOKEN: null }, client: LOCAL }, "reached", "no token set, locally");
+    ask({ env: { BOT_START_TOKEN: null }, client: REMOTE }, "refused", "no token set, remote");
+  }
+  // A carrier's webhook: carriers send no token.
+  requests.push([{ method: "POST", path: "/", client: REMOTE, env: tokenSet }, "reached", "/"]);
+  const dialouts = readmeDialouts(readme);
+  for (const { path, body } of dialouts) {
+    const request = { method: "POST", path, body, client: REMOTE, env: tokenSet };
+    requests.push([request, "refused", "dial-out without the token"]);
+    requests.push([{ ...request, headers: owner }, "reached", "the README's dial-out"]);
+  }
+  const required = Object.entries(bot.env).filter(([, read]) => read.required);
+  return {
+    plan: {
+      env: Object.fromEntries(required.map(([variable]) => [variable, `fake-${variable}`])),
+      requests: requests.map(([request]) => request),
+      anonymous: { client: REMOTE, env: tokenSet },
+    },
+    expected: requests.map(([request, expected, what]) => ({ request, expected, what })),
+    dialouts,
+  };
+}
+
+function checkRoutes(
+  config: ScaffoldConfig,
+  files: Map<string, string>,
+  plan: ReturnType<typeof routePlan>,
+  seen: RouteFacts,
+) {
+  const name = config.project_name;
+  assert.ok(seen.middleware > 0 && seen.main, `${name}: bot.py runs the runner with its guard`);
+  plan.expected.forEach(({ request, expected, what }, i) => {
+    const outcome = seen.responses[i];
+    const where = `${name}: ${request.method} ${request.path} (${what}): ${
+      JSON.stringify(outcome)
+    }`;
+    if (expected === "refused") {
+      assert.ok(outcome.status >= 400 && outcome.reached === null, where);
+      assert.deepEqual(outcome.configure, [], where);
+    } else {
+      assert.ok(outcome.reached !== null && outcome.status < 400, where);
+    }
+  });
+  // Every route bot.py adds refuses an anonymous caller from elsewhere.
+  seen.own_anonymous.forEach((outcome, i) => {
+    const where = `${name}: ${seen.routes[i].path} for anyone: ${JSON.stringify(outcome)}`;
+    assert.ok(outcome.status >= 400 && outcome.configure.length === 0, where);
+  });
+  // The README's dial-out: a new room that may dial out, and a bot that calls, again when a call
+  // fails, as many times as the README says.
+  const readme = files.get("README.md")!;
+  const dialOut = config.transports.some((t) => t.endsWith("_dialout"));
+  assert.equal(plan.dialouts.length > 0, dialOut, `${name}: the README's dial-out request`);
+  if (!dialOut) return;
+  const asked = seen.responses[plan.expected.findIndex((e) => e.what === "the README's dial-out")];
+  assert.equal(asked.configure.length, 1, `${name}: one room per dial-out`);
+  assert.equal(asked.configure[0].enable_dialout, true, `${name}: a room that may dial out`);
+  // A new room even when DAILY_ROOM_URL names one: configure() reuses that room unless given one
+  // of these keywords.
+  assert.ok(
+    FACTS.daily_configure_new_room.some((keyword) => asked.configure[0][keyword]),
+    `${name}: configure(${JSON.stringify(asked.configure[0])}) reuses DAILY_ROOM_URL's room`,
+  );
+  assert.deepEqual(asked.tasks.map((t) => t.function), ["bot"], `${name}: the bot starts`);
+  const attempts = Number(readme.match(/(\d+) calls in all/)?.[1]);
+  assert.ok(attempts > 1, `${name}: the README promises ${attempts} calls`);
+  assert.ok(seen.dialout, `${name}: no dial-out session`);
+  assert.equal(seen.dialout.calls, attempts, `${name}: calls placed when every one fails`);
+  assert.ok(seen.dialout.gave_up, `${name}: the bot gives up`);
+  assert.equal(seen.dialout.pauses.length, attempts - 1, `${name}: a pause before each retry`);
+  assert.ok(seen.dialout.pauses.every((p) => p > 0), `${name}: pauses ${seen.dialout.pauses}`);
+}
+
+/**
+ * A web bot takes the user's camera (`--video-input`) only when its pipeline has a model whose
+ * Pipecat class handles the camera's frames: a cascade LLM does not, nor do some realtime models.
+ * Otherwise init refuses it, saying why. Checked for the services of every bot of the matrix, put
+ * on a web transport.
+ */
+function checkCamera(input: ScaffoldInput, config: ScaffoldConfig, bot: BotFacts) {
+  const watcher = bot.pipecat_modules.find((m) => FACTS.camera_classes.includes(m));
+  // The bot's services on a web transport, with the camera.
+  const web = {
+    ...input,
+    transports: ["lightweb"],
+    bot_type: undefined,
+    daily_pstn_mode: undefined,
+    twilio_daily_sip_mode: undefined,
+    video_input: true,
+  };
+  const { problems } = resolveConfig(web, "unused");
+  const refusal = problems.find((p) => p.key === "video_input");
+  const name = config.project_name;
+  assert.equal(!refusal, Boolean(watcher), `${name}: the camera, ${JSON.stringify(problems)}`);
+  if (refusal) assert.match(refusal.message, /camera/, `${name}: ${refusal.message}`);
+}
+
 /**
  * Services get from the environment what Pipecat lets them take: an AWS service whose class takes
  * a session token reads AWS_SESSION_TOKEN (temporary credentials), and a service whose model
  * Pipecat's own scaffold reads from a variable reads its model from one, with a default unless
- * the bot cannot run without it.
+ * the bot cannot run without it: the model the class itself defaults to.
  */
 function checkServiceSettings(name: string, bot: BotFacts) {
   const classOf = (callee: string) => {
@@ -219,6 +582,13 @@ function checkServiceSettings(name: string, bot: BotFacts) {
     // Optional with a default, or required where there is none (an Azure deployment's name).
     const { required, defaults } = bot.env[model];
     assert.ok(required || defaults.some((d) => d), `${name}: ${model} has no default`);
+  }
+  // A model read from a variable defaults to the model the Pipecat class itself defaults to.
+  for (const { callee, keywords } of bot.constructions) {
+    const variable = keywords.model;
+    const pipecatDefault = FACTS.model_defaults[classOf(callee)];
+    if (!variable || pipecatDefault === undefined || bot.env[variable].required) continue;
+    assert.deepEqual(bot.env[variable].defaults, [pipecatDefault], `${name}: ${variable}`);
   }
 }
 
@@ -301,10 +671,10 @@ for path in json.load(open(sys.argv[1])):
 print(json.dumps(problems))
 `;
 
-/** Runs a Python script on a list of paths (given as a JSON file) and parses its JSON output. */
-async function runPython(dir: string, script: string, paths: string[]): Promise<unknown> {
+/** Runs a Python script on its input (a list of paths, or plans) as a JSON file; parses its output. */
+async function runPython(dir: string, script: string, input: unknown): Promise<unknown> {
   const list = `${dir}/files.json`;
-  await Deno.writeTextFile(list, JSON.stringify(paths));
+  await Deno.writeTextFile(list, JSON.stringify(input));
   const output = await new Deno.Command("python3", {
     args: [script, list],
     stdin: "null",
@@ -401,6 +771,12 @@ function checkEnv(
     runnerModules.push("pipecat.runner.daily");
     for (const variable of FACTS.runner_env["pipecat.runner.daily"]) {
       assert.ok(listed.has(variable), `${name}: the runner reads ${variable}`);
+    }
+  }
+  // A carrier's credentials, which the runner reads to build its serializer (hang-up).
+  for (const carrier of bot.transports.filter((t) => t in FACTS.runner_carrier_env)) {
+    for (const variable of FACTS.runner_carrier_env[carrier]) {
+      assert.ok(listed.has(variable), `${name}: the runner reads ${variable} for ${carrier}`);
     }
   }
   const aws = extras.some((e) => FACTS.aws_sdk_extras.includes(e));
@@ -560,7 +936,7 @@ Deno.test("every configuration of the matrix generates a sound project", async (
   }
 
   const root = Deno.env.get("VOICEBOT_MATRIX_DIR") ?? await Deno.makeTempDir();
-  const projects = [];
+  const projects: { config: ScaffoldConfig; byPath: Map<string, string>; bot: string }[] = [];
   const checked: string[] = [];
   for (const config of all) {
     const { files, guides } = planProject(config);
@@ -587,19 +963,23 @@ Deno.test("every configuration of the matrix generates a sound project", async (
     projects.map((p) => p.bot),
   ) as Record<string, Record<string, SessionOutcome>>;
   for (const { config, bot } of projects) checkSessions(config, sessions[bot]);
+  matrix().forEach((input, i) => checkCamera(input, projects[i].config, facts[projects[i].bot]));
+  const python = await fakePython(root);
+  for (const { config, byPath, bot } of projects) {
+    if (config.deploy_to_cloud) await checkImage(config, byPath, facts[bot], python);
+  }
+  const plans = projects.map(({ config, byPath, bot }) => routePlan(config, byPath, facts[bot]));
+  const routes = await runPython(
+    root,
+    new URL("./bot_routes.py", import.meta.url).pathname,
+    projects.map(({ bot }, i) => ({ bot, ...plans[i].plan })),
+  ) as Record<string, RouteFacts>;
+  projects.forEach(({ config, byPath, bot }, i) =>
+    checkRoutes(config, byPath, plans[i], routes[bot])
+  );
   const lint = projects.flatMap(({ config, byPath, bot }) =>
     checkProject(config, byPath, facts[bot])
   );
   assert.deepEqual(lint, [], "ruff");
   if (!Deno.env.get("VOICEBOT_MATRIX_DIR")) await Deno.remove(root, { recursive: true });
-});
-
-Deno.test("a cascade web bot may not take the camera in: its LLM would never see it", () => {
-  for (const input of matrix().filter((i) => i.mode === "cascade" && i.client_framework)) {
-    const { problems } = resolveConfig({ ...input, video_input: true }, "unused");
-    assert.ok(
-      problems.some((p) => p.key === "video_input"),
-      `${input.project_name}: ${JSON.stringify(problems)}`,
-    );
-  }
 });

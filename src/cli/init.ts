@@ -53,7 +53,9 @@ export default define({
     ),
     recording: toggle("Record the conversation's audio (default: off)"),
     transcription: toggle("Log the conversation's transcript (default: off)"),
-    "video-input": toggle("Receive the user's video (realtime web bots only; default: off)"),
+    "video-input": toggle(
+      "Receive the user's video (web bots on a realtime model that takes it; default: off)",
+    ),
     "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
     "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
     "enable-denoise": toggle(
@@ -193,6 +195,7 @@ function report(result: InitResult) {
   if (result.ignored.length > 0) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
   }
+  for (const note of result.deprecated) printWarning(note);
   if (result.kind === "dry-run") {
     printJson(result.config);
     printNote(`Would write ${result.files.length} files in ${where}:`);

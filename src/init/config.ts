@@ -297,6 +297,17 @@ export function resolveConfig(
       "only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
     );
   }
+  const realtime = services.realtime_service && findService(services.realtime_service)!;
+  if (web && mode === "realtime" && input.video_input === true && realtime && !realtime.camera) {
+    // Its Pipecat class drops the camera's frames (no InputImageRawFrame handling at 1.7.0).
+    const watchers = serviceIds("realtime").filter((id) => findService(id)!.camera);
+    problem(
+      "video_input",
+      `${realtime.id} drops the camera's frames in Pipecat 1.7.0, so its model never sees them; realtime services that take the camera: ${
+        watchers.join(", ")
+      }`,
+    );
+  }
   const clientFramework = checkedChoice(
     input,
     "client_framework",

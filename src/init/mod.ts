@@ -14,7 +14,7 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { type KeptGuide, sortGuides } from "./guides.ts";
-import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
+import { planGuides, planProject, planProjectGuides, RECORD, servicesOf } from "./project.ts";
 import { findConflicts, type PlannedFile, writeAll } from "./writer.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
@@ -51,6 +51,8 @@ export type InitResult =
     /** Guides the coding-agent path wrote and nobody edited, replaced by the project's own. */
     readonly replaced: readonly string[];
     readonly ignored: readonly string[];
+    /** The deprecated services the bot uses, each with what Pipecat says of it. */
+    readonly deprecated: readonly string[];
     /** Files in the way: a real run would stop on them. */
     readonly conflicts: readonly string[];
   }
@@ -65,6 +67,7 @@ export type InitResult =
     readonly kept: readonly KeptGuide[];
     readonly replaced: readonly string[];
     readonly ignored: readonly string[];
+    readonly deprecated: readonly string[];
   };
 
 export async function initProject(request: InitRequest): Promise<InitResult> {
@@ -85,6 +88,8 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const guides = sortGuides(root, plan.guides, request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
   const { kept, replaced } = guides;
+  const deprecated = servicesOf(config).filter((service) => service.deprecated)
+    .map((service) => `${service.id} is ${service.deprecated}`);
   if (request.dryRun) {
     const conflicts = findConflicts(root, plan.files);
     return {
@@ -95,6 +100,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       kept,
       replaced,
       ignored,
+      deprecated,
       conflicts,
     };
   }
@@ -109,6 +115,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     kept,
     replaced,
     ignored,
+    deprecated,
   };
 }
 
@@ -139,6 +146,7 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     kept: guides.kept,
     replaced: guides.replaced,
     ignored: [],
+    deprecated: [],
   };
 }
 

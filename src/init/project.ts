@@ -173,20 +173,31 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
   };
 }
 
+/** The variable that holds the token in the URL of Daily's dial-in webhook (bot.py reads it). */
+export const DIALIN_TOKEN = "DIALIN_WEBHOOK_TOKEN";
+
 /**
  * How the image runs the bot: Pipecat's runner on all interfaces, for the bot's transports. A
- * phone bot's runner serves its carrier's webhook, which needs the public host name.
+ * phone bot's runner serves its carrier's webhook, which needs the public host name. Daily's
+ * dial-in webhook, which the runner mounts unless told not to, only for a bot that takes dial-in.
  */
-function imageView(runners: Set<string>, carriers: Transport[]) {
+function imageView(transports: Transport[], carriers: Transport[], dialIn: boolean) {
+  const runners = new Set(transports.map((t) => t.runner));
   const carrier = carriers[0]?.runner;
   const transport = carrier ?? (runners.size === 1 ? [...runners][0] : null);
   const args = ["python", "bot.py", "--host", "0.0.0.0", "--port", "7860"];
   if (transport) args.push("-t", transport);
-  // The shell puts in the public host, and stops with a message when it is not set.
-  const command = carrier
-    ? ["sh", "-c", `exec ${args.join(" ")} --proxy "\${BOT_PUBLIC_HOST:?set BOT_PUBLIC_HOST}"`]
-    : args;
+  if (!dialIn) args.push("--no-dialin");
+  // The shell stops with a message when a variable the image needs is not set, and puts in the
+  // public host.
+  const needed = ["BOT_START_TOKEN", ...(dialIn ? [DIALIN_TOKEN] : [])];
+  const checks = needed.map((name) => `: "\${${name}:?set ${name}}" && `).join("");
+  const proxy = carrier ? ' --proxy "${BOT_PUBLIC_HOST:?set BOT_PUBLIC_HOST}"' : "";
+  const command = ["sh", "-c", `${checks}exec ${args.join(" ")}${proxy}`];
   const exec = JSON.stringify(command).replaceAll('","', '", "');
+  const otherWeb = transport
+    ? transports.filter((t) => t.group === "web" && t.runner !== transport)
+    : [];
   // A web bot's /start, as a client would call it: a Daily room, or a SmallWebRTC session.
   const startBody = carriers.length > 0 || runners.has("daily") && runners.size > 1
     ? null
@@ -202,6 +213,10 @@ function imageView(runners: Set<string>, carriers: Transport[]) {
     other_carriers: carriers.length > 1,
     cmd: exec,
     shell: `${args.join(" ")}${carrier ? ' --proxy "$BOT_PUBLIC_HOST"' : ""}`,
+    needed: needed.map((name) => `\`${name}\``).join(" or "),
+    // Browser transports start their sessions on the runner's /start, which -t restricts.
+    other_web: otherWeb.map((t, i) => ({ runner: t.runner, port: 7861 + i })),
+    other_web_text: otherWeb.map((t) => t.label.replace(/ \(.*\)$/, "")).join(" or "),
     start_body: startBody,
   };
 }
@@ -248,7 +263,8 @@ export function projectView(config: ScaffoldConfig) {
     carriers: carriers.map((t) => ({ runner: t.runner, label: carrierName(t) })),
     carrier_names: carriers.map(carrierName).join(", "),
     ...sessionView(config, runners, dialOut),
-    image: imageView(runners, carriers),
+    image: imageView(transports, carriers, pstnDialIn),
+    dialin_token: DIALIN_TOKEN,
     dial_out: dialOut,
     pstn_dial_in: pstnDialIn,
     sip_dial_in: sipDialIn,
@@ -513,6 +529,9 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
     ["BOT_START_TOKEN", ...(phone && config.deploy_to_cloud ? ["BOT_PUBLIC_HOST"] : [])],
     true,
   );
+  if (config.transports.includes("hosted_pstn_dialin")) {
+    add("Daily's dial-in webhook: the token in the URL you give Daily (README.md)", [DIALIN_TOKEN]);
+  }
   // Variables Pipecat's runner reads itself, all optional.
   add(
     "Pipecat's runner (optional)",

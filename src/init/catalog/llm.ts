@@ -285,7 +285,7 @@ export const LLM_SERVICES: readonly Service[] = [
     imports: ["from pipecat.services.ollama.llm import OLLamaLLMService"],
     construct: `OLLamaLLMService(
     settings=OLLamaLLMService.Settings(
-        model=os.getenv("OLLAMA_MODEL", "llama3.2"),
+        model=os.getenv("OLLAMA_MODEL", "llama2"),
         system_instruction=SYSTEM_INSTRUCTION,
     ),
 )`,

@@ -1,7 +1,9 @@
 /**
  * Realtime (speech-to-speech) services, checked against Pipecat v1.7.0: module paths, class names,
  * constructor keywords, Settings fields and pipecat-ai extras. Each one replaces STT, LLM and TTS
- * in the pipeline; voices and models stay at the service defaults.
+ * in the pipeline; voices and models stay at the service defaults. `camera`: OpenAI Realtime (and
+ * Azure's, its subclass) and Gemini Live (and Vertex's) send the camera's frames to the model;
+ * Nova Sonic, Inworld, Ultravox and Grok handle no image frame at v1.7.0.
  */
 
 import type { Service } from "./types.ts";
@@ -28,6 +30,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "azure_realtime",
     label: "Azure OpenAI Realtime",
     kind: "realtime",
+    camera: true,
     extras: ["azure"],
     env: ["AZURE_REALTIME_API_KEY", "AZURE_REALTIME_BASE_URL"],
     imports: ["from pipecat.services.azure.realtime.llm import AzureRealtimeLLMService"],
@@ -43,6 +46,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "gemini_live_realtime",
     label: "Google Gemini Live",
     kind: "realtime",
+    camera: true,
     extras: ["google"],
     env: ["GOOGLE_API_KEY", "GOOGLE_MODEL"],
     imports: ["from pipecat.services.google.gemini_live.llm import GeminiLiveLLMService"],
@@ -60,6 +64,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     aliases: ["gemini_live_vertex_realtime"],
     label: "Google Gemini Live (Vertex AI)",
     kind: "realtime",
+    camera: true,
     extras: ["google"],
     env: ["GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_PROJECT_ID", "GOOGLE_CLOUD_LOCATION"],
     imports: [
@@ -90,6 +95,7 @@ export const REALTIME_SERVICES: readonly Service[] = [
     id: "openai_realtime",
     label: "OpenAI Realtime",
     kind: "realtime",
+    camera: true,
     extras: ["openai"],
     env: ["OPENAI_API_KEY"],
     imports: ["from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService"],

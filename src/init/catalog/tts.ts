@@ -448,8 +448,10 @@ export const TTS_SERVICES: readonly Service[] = [
     settings=XTTSService.Settings(voice="Claribel Dervla"),
 )`,
     needsHttpSession: true,
-    // `XTTSService` carries Pipecat's @deprecated at v1.7.0: no replacement.
-    deprecated: "deprecated since Pipecat 1.7.0 and removed in 2.0, with no replacement",
+    // `XTTSService` carries Pipecat's @deprecated at v1.7.0: no replacement, and Kokoro and Piper
+    // named as the maintained local TTS services.
+    deprecated:
+      "deprecated since Pipecat 1.7.0 (XTTSService, removed in 2.0) and has no replacement; Pipecat's maintained local text-to-speech services are kokoro_tts and piper_tts",
     note: "Self-hosted Coqui XTTS streaming server, no API key. Deprecated in Pipecat 1.7.0.",
   },
 ];

@@ -31,11 +31,18 @@ export interface Service {
    * four spaces relative to the expression's first line.
    */
   readonly construct: string;
+  /**
+   * A realtime service that takes the user's camera: its Pipecat class handles the camera's
+   * frames (`InputImageRawFrame`) at the pinned release. The others drop them, so `--video-input`
+   * is refused for them.
+   */
+  readonly camera?: boolean;
   /** The constructor takes an aiohttp session that the bot must open. */
   readonly needsHttpSession?: boolean;
   /**
-   * Set when Pipecat deprecates the class at the pinned release: since when, and what follows.
-   * Deprecated services come last in `--list-options` and their label says so.
+   * Set when Pipecat deprecates the class at the pinned release: since when, and what to use
+   * instead ("<id> is <deprecated>" is init's warning). Deprecated services come last in
+   * `--list-options` and their label says so.
    */
   readonly deprecated?: string;
   /** One line on when to pick it, shown in lists and the wizard. */
