@@ -170,7 +170,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Log the conversation's transcript?", "Enter");
   await term.answer("Add a video avatar?", "Enter");
   await term.answer("Send video?", "Enter");
-  await term.answer("Receive the user's video?", "Enter");
+  // A cascade bot's LLM never sees the camera: the question is not asked.
   await term.answer("Trace the pipeline with OpenTelemetry?", "Enter");
   await term.answer("Generate the cloud deployment files?", "Enter");
   await term.answer("Enable noise cancellation on the cloud?", "Enter");
@@ -181,6 +181,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   assert.deepEqual(code, 0, screen);
   assert.ok(screen.includes("client_server: devserver_b"), screen);
   assert.ok(screen.includes("recording: true"), screen);
+  assert.ok(!screen.includes("Receive the user's video?"), screen);
   assert(await exists(join(cwd.path, "webbot/client/package.json")));
   assert(await exists(join(cwd.path, "webbot/server/bot.py")));
   assert.ok(screen.includes("cd webbot/client && npm install"), screen);
@@ -230,14 +231,19 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.answer("Transport", "Down", "Enter");
   await term.answer("Add a second transport for local testing?", "Enter");
   await term.answer("Mode", "Down", "Enter");
-  await term.answer("Realtime service", "Enter");
+  await term.search("Realtime service", "gemini_live_realtime");
   for (
     const question of [
       "Record the conversation's audio?",
       "Log the conversation's transcript?",
       "Add a video avatar?",
       "Send video?",
-      "Receive the user's video?",
+    ]
+  ) await term.answer(question, "Enter");
+  // Gemini Live sees the camera, so the wizard offers it.
+  await term.answer("Receive the user's video?", "Left", "Enter");
+  for (
+    const question of [
       "Trace the pipeline with OpenTelemetry?",
       "Generate the cloud deployment files?",
       "Enable noise cancellation on the cloud?",
@@ -248,7 +254,8 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
-  assert.match(screen, /realtime_service: \w+_realtime/);
+  assert.match(screen, /realtime_service: gemini_live_realtime/);
+  assert.match(screen, /video_input: true/);
   assert.ok(screen.includes("transports: lightweb"), screen);
   await assertReproducible(cwd.path, screen, "rtbot");
 });

@@ -4,7 +4,13 @@
  */
 import type { ScaffoldInput } from "../init/config.ts";
 import { FIELDS, formatProblem, projectNameProblem, resolveConfig } from "../init/config.ts";
-import { type ServiceKind, SERVICES, TRANSPORT_CHOICES, TRANSPORTS } from "../init/catalog.ts";
+import {
+  findService,
+  type ServiceKind,
+  SERVICES,
+  TRANSPORT_CHOICES,
+  TRANSPORTS,
+} from "../init/catalog.ts";
 import { sortGuides } from "../init/guides.ts";
 import { guidesFor } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
@@ -133,7 +139,10 @@ async function askScaffold(prompt: Prompter, defaultName: string): Promise<Scaff
     } else {
       flags.video_output = await prompt.confirm("Send video?");
     }
-    flags.video_input = await prompt.confirm("Receive the user's video?");
+    // Only a realtime model that takes the camera's frames ever sees the user's video.
+    if (mode === "realtime" && findService(flags.realtime_service!)?.camera) {
+      flags.video_input = await prompt.confirm("Receive the user's video?");
+    }
   }
   flags.enable_observability = await prompt.confirm("Trace the pipeline with OpenTelemetry?");
   flags.deploy_to_cloud = await prompt.confirm("Generate the cloud deployment files?", {
