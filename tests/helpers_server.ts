@@ -198,13 +198,23 @@ export interface SpawnedServer extends AsyncDisposable {
  */
 export async function spawnServer(
   database: string,
-  options: { args?: string[]; env?: Record<string, string>; umask?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    umask?: string;
+    /** The most file descriptors the server may have open (`ulimit -n`, soft and hard). */
+    fdLimit?: number;
+  } = {},
 ): Promise<SpawnedServer> {
   const home = await tempDir();
-  // With a umask, through sh, which sets it and then becomes deno.
-  const [command, ...prefix] = options.umask === undefined
+  // With a umask or an fd limit, through sh, which sets them and then becomes deno.
+  const setup = [
+    ...options.umask === undefined ? [] : [`umask ${options.umask}`],
+    ...options.fdLimit === undefined ? [] : [`ulimit -n ${options.fdLimit}`],
+  ];
+  const [command, ...prefix] = setup.length === 0
     ? [Deno.execPath()]
-    : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, Deno.execPath()];
+    : ["sh", "-c", `${setup.join(" && ")} && exec "$0" "$@"`, Deno.execPath()];
   const child = new Deno.Command(command, {
     args: [
       ...prefix,

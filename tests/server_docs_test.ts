@@ -5,6 +5,7 @@ import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
 import { BODY_READ_TIMEOUT_MS, REQUEST_ID_PATTERN } from "../src/server/request.ts";
+import { RELISTEN_FIRST_MS, RELISTEN_MAX_MS } from "../src/server/listen.ts";
 import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 
 const docs = await Deno.readTextFile(new URL("../docs/API.md", import.meta.url));
@@ -79,4 +80,9 @@ Deno.test("docs/API.md: the shutdown and body-read bounds are the real ones", ()
 Deno.test("docs/API.md: the list freshness bound is the real one", () => {
   assert.match(flat, new RegExp(`at most every ${LIST_FRESHNESS_MS} milliseconds`));
   assert.match(flat, new RegExp(`within ${LIST_FRESHNESS_MS} milliseconds`));
+});
+
+Deno.test("docs/API.md: the delays of listening again after a failed accept are the real ones", () => {
+  assert.match(flat, new RegExp(`again on the same port ${RELISTEN_FIRST_MS} milliseconds later`));
+  assert.match(flat, new RegExp(`doubling delays up to ${RELISTEN_MAX_MS / 1000} second\\b`));
 });

@@ -519,6 +519,58 @@ Deno.test("a stalled body, 200 idle connections and a slow client neither block 
   }
 });
 
+/** The fd limit the shedding test runs the server with (`ulimit -n`). */
+const FD_LIMIT = 256;
+
+backendTest(
+  "more idle connections than the server has file descriptors: it sheds them, answers again and stops in time",
+  async (backend) => {
+    await using database = await backend.database();
+    const server = await spawnServer(database.spec, { fdLimit: FD_LIMIT });
+    const key = server.bootstrapKey!;
+    const { port } = new URL(server.baseUrl);
+    const open: Deno.Conn[] = [];
+    try {
+      // More connections than the process can hold: accepting fails (EMFILE) part-way.
+      let refused = 0;
+      for (let i = 0; i < FD_LIMIT + 150; i++) {
+        try {
+          open.push(
+            await withDeadline(Deno.connect({ hostname: "127.0.0.1", port: Number(port) })),
+          );
+        } catch {
+          refused++; // while the server listens again
+        }
+      }
+      assert.ok(open.length > FD_LIMIT, `only ${open.length} connected, ${refused} refused`);
+      // Every connection is still held here, yet the server answers, its database included.
+      const status = await eventually(
+        () => api(server.baseUrl, key, "GET", "/secrets").then(({ status }) => status, () => 0),
+        (status) => status === 200,
+      );
+      assert.equal(status, 200);
+      // The idle connections it had accepted were closed by the server, not left open.
+      const first = await withDeadline(
+        open[0].read(new Uint8Array(16)).then((read) => read ?? "closed", () => "closed"),
+      );
+      assert.equal(first, "closed");
+      const messages = logLines(server).map((line) => line.msg);
+      assert.ok(messages.some((msg) => String(msg).startsWith("accepting a connection failed")));
+      assert.ok(messages.includes("listening again"));
+
+      const signalled = performance.now();
+      const stopped = await server.stop("SIGTERM");
+      const tookMs = performance.now() - signalled;
+      assert.equal(stopped.code, 0, stopped.stderr);
+      const bound = DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS;
+      assert.ok(tookMs < bound + 5_000, `stopped after ${Math.round(tookMs)} ms`);
+    } finally {
+      for (const connection of open) connection.close();
+      await server.stop("SIGKILL");
+    }
+  },
+);
+
 Deno.test("body limit on the socket: a chunked body over the limit, and a Content-Length over it, get 413", async () => {
   await using database = await sqlite.database();
   await using server = await spawnServer(database.spec);

@@ -8,6 +8,7 @@ import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
+import { listen, type Listening } from "./listen.ts";
 import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
@@ -60,7 +61,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   }
   const storage = await openStorage(options.database);
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let listening: Listening | undefined;
   try {
     const vault = await unlock(storage, options.database, envKey);
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
@@ -73,8 +74,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onWrite: () => provisioner.notify(),
     });
     const inFlight = new InFlight();
-    const listening = listen(options, (request) => inFlight.track(app.fetch(request)));
-    server = listening;
+    listening = listenOn(options, (request) => inFlight.track(app.fetch(request)), logger);
+    const { close } = listening;
     // After listen: a key made for a server that could not start would never be shown.
     const bootstrap = await bootstrapIfNew(storage);
     provisioner.start();
@@ -95,7 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await inFlight.settled(DRAIN_TIMEOUT_MS);
         // Deno's graceful close writes out the responses just made, then waits for every
         // connection: a client that stalls mid-body would hold it forever, hence the bound.
-        const closed = await withTimeout(listening.shutdown(), CLOSE_TIMEOUT_MS);
+        const closed = await close(CLOSE_TIMEOUT_MS);
         if (!closed) {
           logger({ level: "warn", msg: "connections held by stalled clients are left to close" });
         }
@@ -107,7 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       })();
     return { baseUrl, bootstrap, shutdown };
   } catch (error) {
-    await server?.shutdown();
+    await listening?.close(CLOSE_TIMEOUT_MS);
     await storage.close();
     throw error;
   }
@@ -144,23 +145,13 @@ class InFlight {
   }
 }
 
-/** True when `promise` settles within `ms`, false when the time runs out first; never rejects. */
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const settled = await Promise.race([
-    promise.then(() => true, () => true),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-  ]);
-  clearTimeout(timer);
-  return settled;
-}
-
-function listen(options: ServerOptions, handler: Deno.ServeHandler) {
+function listenOn(
+  options: ServerOptions,
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+  logger: Logger,
+): Listening {
   try {
-    return Deno.serve(
-      { hostname: options.hostname, port: options.port, onListen: () => {} },
-      handler,
-    );
+    return listen(options.hostname, options.port, handler, logger);
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new VoicebotError(`port ${options.port} on ${options.hostname} is already in use.`, {
