@@ -519,6 +519,49 @@ Deno.test("a stalled body, 200 idle connections and a slow client neither block 
   }
 });
 
+backendTest(
+  "HEAD over the socket: the status, headers and Content-Length of GET on every status, no body",
+  async (backend) => {
+    await using database = await backend.database();
+    await using server = await spawnServer(database.spec);
+    const key = server.bootstrapKey!;
+    await api(server.baseUrl, key, "PUT", "/secrets/app", { type: "secret", secrets: { A: "1" } });
+    const origin = new URL(server.baseUrl).origin;
+    const cases: [path: string, status: number, withKey: boolean][] = [
+      ["/healthz", 200, false],
+      ["/v1/openapi.json", 200, false],
+      ["/v1/secrets", 200, true],
+      ["/v1/secrets/app", 200, true],
+      ["/v1/regions", 200, true],
+      ["/v1/secrets/missing", 404, true],
+      ["/v1/nope", 404, true],
+      ["/nope", 404, false],
+      ["/v1/secrets/app/keys/A", 405, true], // DELETE only
+      ["/v1/secrets", 401, false],
+    ];
+    for (const [path, status, withKey] of cases) {
+      const send = (method: string) =>
+        fetch(origin + path, {
+          method,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          headers: withKey ? { authorization: `Bearer ${key}` } : {},
+        });
+      const get = await send("GET");
+      const body = new Uint8Array(await get.arrayBuffer());
+      const head = await send("HEAD");
+      const what = `HEAD ${path}`;
+      assert.equal(get.status, status, `GET ${path}`);
+      assert.equal(head.status, status, what);
+      assert.equal(head.headers.get("content-length"), String(body.length), `${what}: length`);
+      assert.equal(get.headers.get("content-length"), String(body.length), `GET ${path}: length`);
+      for (const header of ["content-type", "allow", "www-authenticate"]) {
+        assert.equal(head.headers.get(header), get.headers.get(header), `${what}: ${header}`);
+      }
+      assert.equal((await head.arrayBuffer()).byteLength, 0, `${what}: no body`);
+    }
+  },
+);
+
 /** The fd limit the shedding test runs the server with (`ulimit -n`). */
 const FD_LIMIT = 256;
 
