@@ -149,6 +149,32 @@ backendTest(
   },
 );
 
+Deno.test("revoke-key echoes no part of an argument that is not a key id", async () => {
+  await using dir = await tempDir();
+  const secret = crypto.getRandomValues(new Uint8Array(32))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
+  const key = `vb_sk_0123456789abcdef_${secret}`;
+  for (const argument of [secret, key, secret.slice(0, 16), "0123456789abcdeg"]) {
+    const result = await voicebot([
+      "cloud",
+      "serve",
+      "revoke-key",
+      argument,
+      "--database",
+      join(dir.path, "s.db"),
+    ]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /is not a key id \(16 hex digits\)/);
+    const output = result.stdout + result.stderr;
+    // Any 6 characters in a row of the argument (of a key: of its secret) would be a leak.
+    const part = argument === key ? secret : argument;
+    for (let i = 0; i + 6 <= part.length; i++) {
+      assert.ok(!output.includes(part.slice(i, i + 6)), `characters ${i} to ${i + 5} are echoed`);
+    }
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no database is made for it");
+});
+
 backendTest(
   "the database URL comes from VOICEBOT_DATABASE_URL; --database refuses a password",
   async (backend) => {

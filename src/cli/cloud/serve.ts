@@ -173,7 +173,8 @@ async function listKeys(organization: string | undefined, database: string, json
 
 async function revokeKey(keyId: string, database: string) {
   if (!KEY_ID_PATTERN.test(keyId)) {
-    throw new UsageError(`"${keyId.slice(0, 20)}" is not a key id (16 hex digits).`, {
+    // Not echoed, not even in part: what was pasted may be a key, or its secret part.
+    throw new UsageError("the argument of revoke-key is not a key id (16 hex digits).", {
       hint: "`voicebot cloud serve list-keys --organization ORG` lists the ids; never pass a key.",
     });
   }
