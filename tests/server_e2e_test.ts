@@ -207,6 +207,50 @@ backendTest(
   },
 );
 
+Deno.test("a database URL's password never shows, in its query either; a POSTGRES:// URL in any case is PostgreSQL", async () => {
+  await using dir = await tempDir();
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    voicebot(["cloud", "serve", ...args], {
+      cwd: dir.path,
+      env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
+    });
+  // Nothing listens on port 1: the error describes the URL, with its query's password hidden.
+  const inQuery = "postgres://voicebot@127.0.0.1:1/db?sslmode=disable&password=hunter2-query";
+  for (const args of [["--port", "0"], ["create-key", "-o", "acme"], ["list-keys", "-o", "a"]]) {
+    const result = await run(args, { VOICEBOT_DATABASE_URL: inQuery });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /cannot open the database postgres:\/\/voicebot@127\.0\.0\.1:1\/db\?sslmode=disable&password=\*\*\*: /,
+    );
+    assert.ok(!(result.stdout + result.stderr).includes("hunter2"), result.stderr);
+  }
+  for (const scheme of ["POSTGRES", "PostgreSQL"]) {
+    // Taken for PostgreSQL, as the password check takes it: never a SQLite file named so.
+    const created = await run([
+      "create-key",
+      "-o",
+      "acme",
+      "--database",
+      `${scheme}://u@127.0.0.1:1/db`,
+    ]);
+    assert.equal(created.code, 1, created.stderr);
+    assert.match(created.stderr, /cannot open the database postgres(ql)?:\/\/u@127\.0\.0\.1:1\/db: /);
+    assert.equal(created.stdout, "");
+    const withPassword = await run([
+      "list-keys",
+      "-o",
+      "a",
+      "--database",
+      `${scheme}://u:hunter2@h/db`,
+    ]);
+    assert.equal(withPassword.code, 2);
+    assert.match(withPassword.stderr, /must not carry a password/);
+    assert.ok(!withPassword.stderr.includes("hunter2"));
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no SQLite file is made");
+});
+
 backendTest(
   "a write through one server process shows in another's list within the documented bound",
   async (backend) => {

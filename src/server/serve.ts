@@ -6,6 +6,7 @@
 import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
+import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
 import { listen, type Listening } from "./listen.ts";
@@ -54,7 +55,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const envKey = options.masterKey === undefined
     ? undefined
     : parseMasterKey(options.masterKey, MASTER_KEY_ENV);
-  if (!envKey && isPostgres(options.database)) {
+  if (!envKey && isPostgresUrl(options.database)) {
     throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
       hint:
         `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
@@ -209,23 +210,12 @@ async function bootstrapIfNew(storage: Storage): Promise<RunningServer["bootstra
   return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
 }
 
-export const isPostgres = (database: string) => /^postgres(ql)?:\/\//.test(database);
-
-/** The database for logs and errors: a URL's password never shows. */
-export function describeDatabase(database: string): string {
-  if (!isPostgres(database)) return database;
-  try {
-    const url = new URL(database);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "postgres://(unparsable URL)";
-  }
-}
-
 export async function openStorage(database: string): Promise<Storage> {
   try {
-    if (isPostgres(database)) {
+    if (isPostgresUrl(database)) {
+      if (!parsePostgresUrl(database)) {
+        throw new Error("it is not a URL of the form postgres://user@host:port/database");
+      }
       const { PostgresStorage } = await import("./storage/postgres.ts");
       return await PostgresStorage.open(database);
     }

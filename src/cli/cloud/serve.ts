@@ -7,6 +7,7 @@
  */
 import { define } from "gunshi";
 import { UsageError } from "../../errors.ts";
+import { hasPassword } from "../../server/database_url.ts";
 import { printJson, printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
@@ -226,16 +227,6 @@ function databaseOf(flag: string | undefined): string {
     return flag;
   }
   return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
-}
-
-function hasPassword(database: string): boolean {
-  if (!/^postgres(ql)?:/i.test(database)) return false;
-  try {
-    const url = new URL(database);
-    return url.password !== "" || url.searchParams.has("password");
-  } catch {
-    return /:[^/]*@/.test(database); // unparsable: refused if it might hold one
-  }
 }
 
 /** $XDG_DATA_HOME/voicebot/voicebot.db, else ~/.local/share/voicebot/voicebot.db. */
