@@ -86,3 +86,15 @@ Deno.test("docs/API.md: the delays of listening again after a failed accept are 
   assert.match(flat, new RegExp(`again on the same port ${RELISTEN_FIRST_MS} milliseconds later`));
   assert.match(flat, new RegExp(`doubling delays up to ${RELISTEN_MAX_MS / 1000} second\\b`));
 });
+
+Deno.test("README.md and docs/API.md show a PostgreSQL URL with a password only in VOICEBOT_DATABASE_URL", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  for (const [name, text] of [["README.md", readme], ["docs/API.md", docs]]) {
+    for (const line of text.split("\n")) {
+      if (/postgres(ql)?:\/\/[^\s`]*:[^\s`]*@/i.test(line)) {
+        assert.match(line, /VOICEBOT_DATABASE_URL=postgres/, `${name}: ${line}`);
+      }
+      assert.doesNotMatch(line, /--database`?\s+`?postgres/i, `${name}: ${line}`);
+    }
+  }
+});
