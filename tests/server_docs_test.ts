@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
 import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
-import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
+import { DEFAULT_LIMITS, DEFAULT_REGIONS, PROVISION_POLL_MS } from "../src/server/config.ts";
+import { PROVISION_BATCH } from "../src/server/provisioner.ts";
+import { BUSY_TIMEOUT_MS } from "../src/server/storage/sqlite.ts";
+import {
+  CLOSE_TIMEOUT_SECONDS,
+  CONNECT_TIMEOUT_SECONDS,
+  POOL_SIZE,
+} from "../src/server/storage/postgres.ts";
 import { BODY_READ_TIMEOUT_MS, REQUEST_ID_PATTERN } from "../src/server/request.ts";
 import { RELISTEN_FIRST_MS, RELISTEN_MAX_MS } from "../src/server/listen.ts";
 import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
@@ -97,4 +104,19 @@ Deno.test("README.md and docs/API.md show a PostgreSQL URL with a password only 
       assert.doesNotMatch(line, /--database`?\s+`?postgres/i, `${name}: ${line}`);
     }
   }
+});
+
+Deno.test("docs/API.md: the provisioner's pace and the databases' connection numbers are the real ones", () => {
+  const seconds = PROVISION_POLL_MS / 1000;
+  assert.match(flat, new RegExp(`otherwise it looks every ${seconds} second`));
+  assert.match(flat, new RegExp(`picked up within ${seconds} second after its delay`));
+  assert.match(flat, new RegExp(`at most ${PROVISION_BATCH} sets a round`));
+  assert.match(flat, new RegExp(`at most ${POOL_SIZE} connections to the database`));
+  assert.match(
+    flat,
+    new RegExp(`after ${CONNECT_TIMEOUT_SECONDS} seconds \\(the connect timeout\\)`),
+  );
+  assert.match(flat, new RegExp(`waits at most ${CLOSE_TIMEOUT_SECONDS} seconds for the queries`));
+  assert.match(flat, new RegExp(`at most ${CLOSE_TIMEOUT_SECONDS} seconds for PostgreSQL`));
+  assert.match(flat, new RegExp(`busy timeout ${BUSY_TIMEOUT_MS / 1000} s\\b`));
 });

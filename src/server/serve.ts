@@ -14,6 +14,8 @@ import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
 
+export { PROVISION_POLL_MS } from "./config.ts";
+
 export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
 export const BOOTSTRAP_ORGANIZATION = "default";
 const KEY_CHECK = "key_check";

@@ -103,7 +103,7 @@ export default define({
       values["provision-delay"],
     );
 
-    const { startServer } = await import("../../server/serve.ts");
+    const { PROVISION_POLL_MS, startServer } = await import("../../server/serve.ts");
     const server = await startServer({
       hostname: values.host,
       port: values.port,
@@ -113,7 +113,7 @@ export default define({
       rateLimit: values["rate-limit"] > 0
         ? { perSecond: values["rate-limit"], burst: values["rate-burst"] }
         : undefined,
-      provisioner: { delayMs: values["provision-delay"], pollMs: 1000 },
+      provisioner: { delayMs: values["provision-delay"], pollMs: PROVISION_POLL_MS },
       // Empty counts as unset, as in most shells' habits.
       masterKey: Deno.env.get("VOICEBOT_MASTER_KEY") || undefined,
     });
