@@ -7,7 +7,7 @@ import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
-import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
+import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS, openStorage } from "../src/server/serve.ts";
 import {
   api,
   BACKENDS,
@@ -104,7 +104,7 @@ backendTest(
 );
 
 backendTest(
-  "list-keys and revoke-key: ids and times, never a secret; a second server process refuses a revoked key in time",
+  "list-keys and revoke-key: ids and times, never a secret; a revoked key is refused by both server processes",
   async (backend) => {
     await using database = await backend.database();
     await using one = await spawnServer(database.spec);
@@ -133,14 +133,11 @@ backendTest(
 
     const revoked = await serveAction(database.spec, ["revoke-key", keyId]);
     assert.equal(revoked.code, 0, revoked.stderr);
-    const revokedAt = performance.now();
-    // Every process sharing the database refuses it within the documented cache time.
     for (const server of [one, two]) {
       await eventually(
         async () => (await api(server.baseUrl, key, "GET", "/secrets")).status,
-        (status) => status === 401 || performance.now() - revokedAt > AUTH_CACHE_MS + 1_000,
+        (status) => status === 401,
       );
-      assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 401);
     }
     assert.equal((await serveAction(database.spec, ["revoke-key", keyId])).code, 4);
     const notAnId = await serveAction(database.spec, ["revoke-key", key]);
@@ -174,6 +171,57 @@ Deno.test("revoke-key echoes no part of an argument that is not a key id", async
   }
   assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no database is made for it");
 });
+
+/** How late past the documented bound a refusal may be seen: polling and a loaded machine. */
+const REFUSAL_SLACK_MS = 500;
+
+backendTest(
+  "a key verified just before its revocation is refused by every server process within the authentication cache time",
+  async (backend) => {
+    await using database = await backend.database();
+    await using one = await spawnServer(database.spec);
+    await using two = await spawnServer(database.spec);
+    const created = await serveAction(database.spec, ["create-key", "-o", "acme"]);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    // The operator's connection is open beforehand: the revocation is one statement, made right
+    // after both processes verified the key, so their caches hold it at their freshest.
+    const operator = await openStorage(database.spec);
+    try {
+      const verifiedAt: number[] = [];
+      for (const server of [one, two]) {
+        assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 200);
+        verifiedAt.push(performance.now());
+      }
+      assert.ok(await operator.revokeApiKey(key.split("_")[2]));
+      const revokedAt = performance.now();
+      assert.ok(
+        revokedAt - verifiedAt[0] < AUTH_CACHE_MS / 2,
+        `both caches were warm at the revocation (${Math.round(revokedAt - verifiedAt[0])} ms)`,
+      );
+      // Both polled at once, each until refused, or for a little longer than the bound.
+      const refusedAfter = await Promise.all([one, two].map(async (server) => {
+        while (performance.now() - revokedAt < AUTH_CACHE_MS + REFUSAL_SLACK_MS) {
+          if ((await api(server.baseUrl, key, "GET", "/secrets")).status === 401) {
+            return performance.now() - revokedAt;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return Infinity;
+      }));
+      for (const [i, ms] of refusedAfter.entries()) {
+        assert.ok(
+          ms <= AUTH_CACHE_MS + REFUSAL_SLACK_MS,
+          `process ${i + 1} still accepted the key ${
+            AUTH_CACHE_MS + REFUSAL_SLACK_MS
+          } ms after its revocation`,
+        );
+      }
+    } finally {
+      await operator.close();
+    }
+  },
+);
 
 backendTest(
   "the database URL comes from VOICEBOT_DATABASE_URL; --database refuses a password",
@@ -235,7 +283,10 @@ Deno.test("a database URL's password never shows, in its query either; a POSTGRE
       `${scheme}://u@127.0.0.1:1/db`,
     ]);
     assert.equal(created.code, 1, created.stderr);
-    assert.match(created.stderr, /cannot open the database postgres(ql)?:\/\/u@127\.0\.0\.1:1\/db: /);
+    assert.match(
+      created.stderr,
+      /cannot open the database postgres(ql)?:\/\/u@127\.0\.0\.1:1\/db: /,
+    );
     assert.equal(created.stdout, "");
     const withPassword = await run([
       "list-keys",
