@@ -42,11 +42,18 @@ export function listen(
   const servers = new Set<Deno.HttpServer<Deno.NetAddr>>();
   let closing = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let firstDelay = RELISTEN_FIRST_MS;
+  let listenedAgainAt = -Infinity;
 
   const relisten = async (reason: string) => {
     const started = performance.now();
+    // A shed soon after the last one backs off as a failed try does: an accept error that
+    // persists costs a try (and a log line) a second at most.
+    firstDelay = started - listenedAgainAt < RELISTEN_MAX_MS
+      ? Math.min(firstDelay * 2, RELISTEN_MAX_MS)
+      : RELISTEN_FIRST_MS;
     let failures = 0;
-    for (let delay = RELISTEN_FIRST_MS;; delay = Math.min(delay * 2, RELISTEN_MAX_MS)) {
+    for (let delay = firstDelay;; delay = Math.min(delay * 2, RELISTEN_MAX_MS)) {
       // close() clears the timer: this then never resumes, and holds the process no longer.
       await new Promise((resolve) => (retry = setTimeout(resolve, delay)));
       if (closing) return;
@@ -60,6 +67,7 @@ export function listen(
         }
         continue;
       }
+      listenedAgainAt = performance.now();
       logger({
         level: "info",
         msg: "listening again",
