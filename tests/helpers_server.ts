@@ -169,6 +169,11 @@ export function fakeClock(start = 1_700_000_000_000) {
 /** Bounds on every wait of the server tests: a start, one request (the machine is shared). */
 const SERVER_START_TIMEOUT_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * A stop: the documented shutdown bound (10 s drain, 1 s close, PostgreSQL's 5 s close) with
+ * slack for a shared machine. A shutdown that hangs fails its test instead of the suite.
+ */
+export const STOP_TIMEOUT_MS = 30_000;
 
 export const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
 
@@ -180,7 +185,10 @@ export interface SpawnedServer extends AsyncDisposable {
   /** Everything written to stderr so far. */
   stderr(): string;
   child: Deno.ChildProcess;
-  /** Sends the signal and waits for the exit. */
+  /**
+   * Sends the signal and waits for the exit, at most STOP_TIMEOUT_MS: a server still running
+   * then is killed, and the stop fails.
+   */
   stop(signal?: Deno.Signal): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
@@ -190,13 +198,23 @@ export interface SpawnedServer extends AsyncDisposable {
  */
 export async function spawnServer(
   database: string,
-  options: { args?: string[]; env?: Record<string, string>; umask?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    umask?: string;
+    /** The most file descriptors the server may have open (`ulimit -n`, soft and hard). */
+    fdLimit?: number;
+  } = {},
 ): Promise<SpawnedServer> {
   const home = await tempDir();
-  // With a umask, through sh, which sets it and then becomes deno.
-  const [command, ...prefix] = options.umask === undefined
+  // With a umask or an fd limit, through sh, which sets them and then becomes deno.
+  const setup = [
+    ...options.umask === undefined ? [] : [`umask ${options.umask}`],
+    ...options.fdLimit === undefined ? [] : [`ulimit -n ${options.fdLimit}`],
+  ];
+  const [command, ...prefix] = setup.length === 0
     ? [Deno.execPath()]
-    : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, Deno.execPath()];
+    : ["sh", "-c", `${setup.join(" && ")} && exec "$0" "$@"`, Deno.execPath()];
   const child = new Deno.Command(command, {
     args: [
       ...prefix,
@@ -261,13 +279,25 @@ export async function spawnServer(
     child.kill("SIGKILL");
     throw error;
   });
-  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+  const kill = (signal: Deno.Signal) => {
     try {
       child.kill(signal);
     } catch {
       // already gone
     }
-    const status = await exited;
+  };
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    kill(signal);
+    let status: Deno.CommandStatus;
+    try {
+      status = await withDeadline(exited, STOP_TIMEOUT_MS);
+    } catch {
+      kill("SIGKILL");
+      await withDeadline(exited, 5_000).catch(() => {});
+      throw new Error(
+        `the server did not exit within ${STOP_TIMEOUT_MS} ms of ${signal}:\n${stderr}`,
+      );
+    }
     return { code: status.code, stdout, stderr };
   };
   return {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { hasPassword } from "../src/cli/cloud/serve.ts";
+import { hasPassword } from "../src/server/database_url.ts";
 import { ENTRY, tempDir } from "./helpers.ts";
 
 const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));

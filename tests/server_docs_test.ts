@@ -3,8 +3,16 @@ import assert from "node:assert/strict";
 import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
 import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
-import { DEFAULT_LIMITS, DEFAULT_REGIONS } from "../src/server/config.ts";
+import { DEFAULT_LIMITS, DEFAULT_REGIONS, PROVISION_POLL_MS } from "../src/server/config.ts";
+import { PROVISION_BATCH } from "../src/server/provisioner.ts";
+import { BUSY_TIMEOUT_MS } from "../src/server/storage/sqlite.ts";
+import {
+  CLOSE_TIMEOUT_SECONDS,
+  CONNECT_TIMEOUT_SECONDS,
+  POOL_SIZE,
+} from "../src/server/storage/postgres.ts";
 import { BODY_READ_TIMEOUT_MS, REQUEST_ID_PATTERN } from "../src/server/request.ts";
+import { RELISTEN_FIRST_MS, RELISTEN_MAX_MS } from "../src/server/listen.ts";
 import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
 
 const docs = await Deno.readTextFile(new URL("../docs/API.md", import.meta.url));
@@ -80,4 +88,36 @@ Deno.test("docs/API.md: the shutdown and body-read bounds are the real ones", ()
 Deno.test("docs/API.md: the list freshness bound is the real one", () => {
   assert.match(flat, new RegExp(`at most every ${LIST_FRESHNESS_MS} milliseconds`));
   assert.match(flat, new RegExp(`within ${LIST_FRESHNESS_MS} milliseconds`));
+});
+
+Deno.test("docs/API.md: the delays of listening again after a failed accept are the real ones", () => {
+  assert.match(flat, new RegExp(`again on the same port ${RELISTEN_FIRST_MS} milliseconds later`));
+  assert.match(flat, new RegExp(`doubling delays up to ${RELISTEN_MAX_MS / 1000} second\\b`));
+});
+
+Deno.test("README.md and docs/API.md show a PostgreSQL URL with a password only in VOICEBOT_DATABASE_URL", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  for (const [name, text] of [["README.md", readme], ["docs/API.md", docs]]) {
+    for (const line of text.split("\n")) {
+      if (/postgres(ql)?:\/\/[^\s`]*:[^\s`]*@/i.test(line)) {
+        assert.match(line, /VOICEBOT_DATABASE_URL=postgres/, `${name}: ${line}`);
+      }
+      assert.doesNotMatch(line, /--database`?\s+`?postgres/i, `${name}: ${line}`);
+    }
+  }
+});
+
+Deno.test("docs/API.md: the provisioner's pace and the databases' connection numbers are the real ones", () => {
+  const seconds = PROVISION_POLL_MS / 1000;
+  assert.match(flat, new RegExp(`otherwise it looks every ${seconds} second`));
+  assert.match(flat, new RegExp(`picked up within ${seconds} second after its delay`));
+  assert.match(flat, new RegExp(`at most ${PROVISION_BATCH} sets a round`));
+  assert.match(flat, new RegExp(`at most ${POOL_SIZE} connections to the database`));
+  assert.match(
+    flat,
+    new RegExp(`after ${CONNECT_TIMEOUT_SECONDS} seconds \\(the connect timeout\\)`),
+  );
+  assert.match(flat, new RegExp(`waits at most ${CLOSE_TIMEOUT_SECONDS} seconds for the queries`));
+  assert.match(flat, new RegExp(`at most ${CLOSE_TIMEOUT_SECONDS} seconds for PostgreSQL`));
+  assert.match(flat, new RegExp(`busy timeout ${BUSY_TIMEOUT_MS / 1000} s\\b`));
 });

@@ -7,7 +7,8 @@ import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
-import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
+import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS, openStorage } from "../src/server/serve.ts";
+import { CLOSE_TIMEOUT_SECONDS as POSTGRES_CLOSE_SECONDS } from "../src/server/storage/postgres.ts";
 import {
   api,
   BACKENDS,
@@ -104,7 +105,7 @@ backendTest(
 );
 
 backendTest(
-  "list-keys and revoke-key: ids and times, never a secret; a second server process refuses a revoked key in time",
+  "list-keys and revoke-key: ids and times, never a secret; a revoked key is refused by both server processes",
   async (backend) => {
     await using database = await backend.database();
     await using one = await spawnServer(database.spec);
@@ -134,19 +135,93 @@ backendTest(
 
     const revoked = await serveAction(database.spec, ["revoke-key", keyId]);
     assert.equal(revoked.code, 0, revoked.stderr);
-    const revokedAt = performance.now();
-    // Every process sharing the database refuses it within the documented cache time.
     for (const server of [one, two]) {
       await eventually(
         async () => (await api(server.baseUrl, key, "GET", "/secrets")).status,
-        (status) => status === 401 || performance.now() - revokedAt > AUTH_CACHE_MS + 1_000,
+        (status) => status === 401,
       );
-      assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 401);
     }
     assert.equal((await serveAction(database.spec, ["revoke-key", keyId])).code, 4);
     const notAnId = await serveAction(database.spec, ["revoke-key", key]);
     assert.equal(notAnId.code, 2);
     assert.ok(!notAnId.stderr.includes(key.slice(24)), "a key passed by mistake is not echoed");
+  },
+);
+
+Deno.test("revoke-key echoes no part of an argument that is not a key id", async () => {
+  await using dir = await tempDir();
+  const secret = crypto.getRandomValues(new Uint8Array(32))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
+  const key = `vb_sk_0123456789abcdef_${secret}`;
+  for (const argument of [secret, key, secret.slice(0, 16), "0123456789abcdeg"]) {
+    const result = await voicebot([
+      "cloud",
+      "serve",
+      "revoke-key",
+      argument,
+      "--database",
+      join(dir.path, "s.db"),
+    ]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /is not a key id \(16 hex digits\)/);
+    const output = result.stdout + result.stderr;
+    // Any 6 characters in a row of the argument (of a key: of its secret) would be a leak.
+    const part = argument === key ? secret : argument;
+    for (let i = 0; i + 6 <= part.length; i++) {
+      assert.ok(!output.includes(part.slice(i, i + 6)), `characters ${i} to ${i + 5} are echoed`);
+    }
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no database is made for it");
+});
+
+/** How late past the documented bound a refusal may be seen: polling and a loaded machine. */
+const REFUSAL_SLACK_MS = 500;
+
+backendTest(
+  "a key verified just before its revocation is refused by every server process within the authentication cache time",
+  async (backend) => {
+    await using database = await backend.database();
+    await using one = await spawnServer(database.spec);
+    await using two = await spawnServer(database.spec);
+    const created = await serveAction(database.spec, ["create-key", "-o", "acme"]);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    // The operator's connection is open beforehand: the revocation is one statement, made right
+    // after both processes verified the key, so their caches hold it at their freshest.
+    const operator = await openStorage(database.spec);
+    try {
+      const verifiedAt: number[] = [];
+      for (const server of [one, two]) {
+        assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 200);
+        verifiedAt.push(performance.now());
+      }
+      assert.ok(await operator.revokeApiKey(key.split("_")[2]));
+      const revokedAt = performance.now();
+      assert.ok(
+        revokedAt - verifiedAt[0] < AUTH_CACHE_MS / 2,
+        `both caches were warm at the revocation (${Math.round(revokedAt - verifiedAt[0])} ms)`,
+      );
+      // Both polled at once, each until refused, or for a little longer than the bound.
+      const refusedAfter = await Promise.all([one, two].map(async (server) => {
+        while (performance.now() - revokedAt < AUTH_CACHE_MS + REFUSAL_SLACK_MS) {
+          if ((await api(server.baseUrl, key, "GET", "/secrets")).status === 401) {
+            return performance.now() - revokedAt;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return Infinity;
+      }));
+      for (const [i, ms] of refusedAfter.entries()) {
+        assert.ok(
+          ms <= AUTH_CACHE_MS + REFUSAL_SLACK_MS,
+          `process ${i + 1} still accepted the key ${
+            AUTH_CACHE_MS + REFUSAL_SLACK_MS
+          } ms after its revocation`,
+        );
+      }
+    } finally {
+      await operator.close();
+    }
   },
 );
 
@@ -181,6 +256,53 @@ backendTest(
     }
   },
 );
+
+Deno.test("a database URL's password never shows, in its query either; a POSTGRES:// URL in any case is PostgreSQL", async () => {
+  await using dir = await tempDir();
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    voicebot(["cloud", "serve", ...args], {
+      cwd: dir.path,
+      env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
+    });
+  // Nothing listens on port 1: the error describes the URL, with its query's password hidden.
+  const inQuery = "postgres://voicebot@127.0.0.1:1/db?sslmode=disable&password=hunter2-query";
+  for (const args of [["--port", "0"], ["create-key", "-o", "acme"], ["list-keys", "-o", "a"]]) {
+    const result = await run(args, { VOICEBOT_DATABASE_URL: inQuery });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /cannot open the database postgres:\/\/voicebot@127\.0\.0\.1:1\/db\?sslmode=disable&password=\*\*\*: /,
+    );
+    assert.ok(!(result.stdout + result.stderr).includes("hunter2"), result.stderr);
+  }
+  for (const scheme of ["POSTGRES", "PostgreSQL"]) {
+    // Taken for PostgreSQL, as the password check takes it: never a SQLite file named so.
+    const created = await run([
+      "create-key",
+      "-o",
+      "acme",
+      "--database",
+      `${scheme}://u@127.0.0.1:1/db`,
+    ]);
+    assert.equal(created.code, 1, created.stderr);
+    assert.match(
+      created.stderr,
+      /cannot open the database postgres(ql)?:\/\/u@127\.0\.0\.1:1\/db: /,
+    );
+    assert.equal(created.stdout, "");
+    const withPassword = await run([
+      "list-keys",
+      "-o",
+      "a",
+      "--database",
+      `${scheme}://u:hunter2@h/db`,
+    ]);
+    assert.equal(withPassword.code, 2);
+    assert.match(withPassword.stderr, /must not carry a password/);
+    assert.ok(!withPassword.stderr.includes("hunter2"));
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no SQLite file is made");
+});
 
 backendTest(
   "a write through one server process shows in another's list within the documented bound",
@@ -369,44 +491,47 @@ Deno.test("under umask 022, every file of a new SQLite database is private from 
   assert.deepEqual(modes, { dir: "700", db: "600", wal: "600", shm: "600", key: "600" });
 });
 
-Deno.test("access logs: one JSON line per request, with request id, no headers, bodies or keys", async () => {
-  await using database = await sqlite.database();
-  const server = await spawnServer(database.spec);
-  const key = server.bootstrapKey!;
-  await api(server.baseUrl, key, "PUT", "/secrets/app", {
-    type: "secret",
-    secrets: { TOKEN: "value-9d1e" },
-  });
-  const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    headers: { authorization: `Bearer ${key}`, "x-request-id": "0af7651916cd43dd" },
-  });
-  await response.body?.cancel();
-  // A key sent as the request id is replaced, so it never reaches the log.
-  const keyAsId = await fetch(`${server.baseUrl}/regions`, {
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    headers: { authorization: `Bearer ${key}`, "x-request-id": key },
-  });
-  await keyAsId.body?.cancel();
-  assert.notEqual(keyAsId.headers.get("x-request-id"), key);
-  await (await fetch(`${server.baseUrl}/nope/${key}`, {
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  })).body?.cancel();
-  await server.stop();
+backendTest(
+  "access logs: one JSON line per request, with request id, no headers, bodies or keys",
+  async (backend) => {
+    await using database = await backend.database();
+    const server = await spawnServer(database.spec);
+    const key = server.bootstrapKey!;
+    await api(server.baseUrl, key, "PUT", "/secrets/app", {
+      type: "secret",
+      secrets: { TOKEN: "value-9d1e" },
+    });
+    const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      headers: { authorization: `Bearer ${key}`, "x-request-id": "0af7651916cd43dd" },
+    });
+    await response.body?.cancel();
+    // A key sent as the request id is replaced, so it never reaches the log.
+    const keyAsId = await fetch(`${server.baseUrl}/regions`, {
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      headers: { authorization: `Bearer ${key}`, "x-request-id": key },
+    });
+    await keyAsId.body?.cancel();
+    assert.notEqual(keyAsId.headers.get("x-request-id"), key);
+    await (await fetch(`${server.baseUrl}/nope/${key}`, {
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    })).body?.cancel();
+    await server.stop();
 
-  const requests = logLines(server).filter((line) => line.msg === "request");
-  assert.deepEqual(requests.map(({ method, path, status }) => [method, path, status]), [
-    ["PUT", "/v1/secrets/:name", 201],
-    ["GET", "/v1/secrets/:name", 200],
-    ["GET", "/v1/regions", 200],
-    ["GET", "/v1/nope/vb_sk_[redacted]", 401],
-  ]);
-  assert.equal(requests[1].requestId, "0af7651916cd43dd");
-  assert.match(String(requests[2].requestId), /^[0-9a-f-]{36}$/);
-  assert.match(String(requests[0].orgId), /^org_[0-9a-f]{16}$/);
-  assert.equal(typeof requests[0].durationMs, "number");
-  assert.ok(!server.stderr().includes(key.slice(6)) && !server.stderr().includes("value-9d1e"));
-});
+    const requests = logLines(server).filter((line) => line.msg === "request");
+    assert.deepEqual(requests.map(({ method, path, status }) => [method, path, status]), [
+      ["PUT", "/v1/secrets/:name", 201],
+      ["GET", "/v1/secrets/:name", 200],
+      ["GET", "/v1/regions", 200],
+      ["GET", "/v1/nope/vb_sk_[redacted]", 401],
+    ]);
+    assert.equal(requests[1].requestId, "0af7651916cd43dd");
+    assert.match(String(requests[2].requestId), /^[0-9a-f-]{36}$/);
+    assert.match(String(requests[0].orgId), /^org_[0-9a-f]{16}$/);
+    assert.equal(typeof requests[0].durationMs, "number");
+    assert.ok(!server.stderr().includes(key.slice(6)) && !server.stderr().includes("value-9d1e"));
+  },
+);
 
 Deno.test("SIGTERM and SIGINT drain an in-flight request, then exit 0 with no error", async () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -469,56 +594,171 @@ async function drainAttempt(signal: "SIGTERM" | "SIGINT", waitMs: number): Promi
   return true;
 }
 
-Deno.test("a stalled body, 200 idle connections and a slow client neither block others nor keep the server from stopping in time", async () => {
-  await using database = await sqlite.database();
-  const server = await spawnServer(database.spec);
-  const { port } = new URL(server.baseUrl);
-  const encoder = new TextEncoder();
-  const connect = () => withDeadline(Deno.connect({ hostname: "127.0.0.1", port: Number(port) }));
-  const open: Deno.Conn[] = [];
-  try {
-    // Declares 1,000 bytes and sends 3: the body never arrives.
-    const stalled = await connect();
-    open.push(stalled);
-    await stalled.write(encoder.encode([
-      "PUT /v1/secrets/stalled HTTP/1.1",
-      "Host: 127.0.0.1",
-      `Authorization: Bearer ${server.bootstrapKey}`,
-      "Content-Type: application/json",
-      "Content-Length: 1000",
-      "",
-      '{"t',
-    ].join("\r\n")));
-    for (let i = 0; i < 200; i++) open.push(await connect());
-    // Half a request line, and then nothing.
-    const slow = await connect();
-    open.push(slow);
-    await slow.write(encoder.encode("GET /healthz HT"));
+backendTest(
+  "a stalled body, 200 idle connections and a slow client neither block others nor keep the server from stopping in time",
+  async (backend) => {
+    await using database = await backend.database();
+    const server = await spawnServer(database.spec);
+    const { port } = new URL(server.baseUrl);
+    const encoder = new TextEncoder();
+    const connect = () => withDeadline(Deno.connect({ hostname: "127.0.0.1", port: Number(port) }));
+    const open: Deno.Conn[] = [];
+    try {
+      // Declares 1,000 bytes and sends 3: the body never arrives.
+      const stalled = await connect();
+      open.push(stalled);
+      await stalled.write(encoder.encode([
+        "PUT /v1/secrets/stalled HTTP/1.1",
+        "Host: 127.0.0.1",
+        `Authorization: Bearer ${server.bootstrapKey}`,
+        "Content-Type: application/json",
+        "Content-Length: 1000",
+        "",
+        '{"t',
+      ].join("\r\n")));
+      for (let i = 0; i < 200; i++) open.push(await connect());
+      // Half a request line, and then nothing.
+      const slow = await connect();
+      open.push(slow);
+      await slow.write(encoder.encode("GET /healthz HT"));
 
-    // Others are answered meanwhile.
-    const others = await Promise.all(
-      [1, 2, 3].map(() => api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets")),
-    );
-    assert.deepEqual(others.map(({ status }) => status), [200, 200, 200]);
+      // Others are answered meanwhile.
+      const others = await Promise.all(
+        [1, 2, 3].map(() => api(server.baseUrl, server.bootstrapKey!, "GET", "/secrets")),
+      );
+      assert.deepEqual(others.map(({ status }) => status), [200, 200, 200]);
 
-    const signalled = performance.now();
-    server.child.kill("SIGTERM");
-    const bound = DRAIN_TIMEOUT_MS + 2 * CLOSE_TIMEOUT_MS;
-    const stopped = await withDeadline(server.stop("SIGTERM"), bound + 8_000);
-    const tookMs = performance.now() - signalled;
-    assert.equal(stopped.code, 0, stopped.stderr);
-    assert.ok(tookMs < bound + 5_000, `stopped after ${Math.round(tookMs)} ms`);
-    // The stalled request was answered at its body deadline rather than left hanging.
-    const buffer = new Uint8Array(4096);
-    const read = await withDeadline(stalled.read(buffer));
-    const answer = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
-    assert.match(answer, /^HTTP\/1\.1 400 /);
-    assert.match(answer, /did not arrive within/);
-  } finally {
-    for (const connection of open) connection.close();
-    await server.stop("SIGKILL");
-  }
-});
+      const signalled = performance.now();
+      server.child.kill("SIGTERM");
+      // The documented bound, with PostgreSQL's close, and a second's slack.
+      const bound = DRAIN_TIMEOUT_MS + 2 * CLOSE_TIMEOUT_MS +
+        (backend.name === "postgres" ? POSTGRES_CLOSE_SECONDS * 1000 : 0);
+      const stopped = await withDeadline(server.stop("SIGTERM"), bound + 8_000);
+      const tookMs = performance.now() - signalled;
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.ok(tookMs < bound + 5_000, `stopped after ${Math.round(tookMs)} ms`);
+      // The stalled request was answered at its body deadline rather than left hanging.
+      const buffer = new Uint8Array(4096);
+      const read = await withDeadline(stalled.read(buffer));
+      const answer = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+      assert.match(answer, /^HTTP\/1\.1 400 /);
+      assert.match(answer, /did not arrive within/);
+    } finally {
+      for (const connection of open) connection.close();
+      await server.stop("SIGKILL");
+    }
+  },
+);
+
+backendTest(
+  "HEAD over the socket: the status, headers and Content-Length of GET on every status, no body",
+  async (backend) => {
+    await using database = await backend.database();
+    await using server = await spawnServer(database.spec);
+    const key = server.bootstrapKey!;
+    await api(server.baseUrl, key, "PUT", "/secrets/app", { type: "secret", secrets: { A: "1" } });
+    const origin = new URL(server.baseUrl).origin;
+    const cases: [path: string, status: number, withKey: boolean][] = [
+      ["/healthz", 200, false],
+      ["/v1/openapi.json", 200, false],
+      ["/v1/secrets", 200, true],
+      ["/v1/secrets/app", 200, true],
+      ["/v1/regions", 200, true],
+      ["/v1/secrets/missing", 404, true],
+      ["/v1/nope", 404, true],
+      ["/nope", 404, false],
+      ["/v1/secrets/app/keys/A", 405, true], // DELETE only
+      ["/v1/secrets", 401, false],
+    ];
+    for (const [path, status, withKey] of cases) {
+      const send = (method: string) =>
+        fetch(origin + path, {
+          method,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          headers: withKey ? { authorization: `Bearer ${key}` } : {},
+        });
+      const get = await send("GET");
+      const body = new Uint8Array(await get.arrayBuffer());
+      const head = await send("HEAD");
+      const what = `HEAD ${path}`;
+      assert.equal(get.status, status, `GET ${path}`);
+      assert.equal(head.status, status, what);
+      assert.equal(head.headers.get("content-length"), String(body.length), `${what}: length`);
+      assert.equal(get.headers.get("content-length"), String(body.length), `GET ${path}: length`);
+      for (const header of ["content-type", "allow", "www-authenticate"]) {
+        assert.equal(head.headers.get(header), get.headers.get(header), `${what}: ${header}`);
+      }
+      assert.equal((await head.arrayBuffer()).byteLength, 0, `${what}: no body`);
+    }
+  },
+);
+
+/** The fd limit the shedding test runs the server with (`ulimit -n`). */
+const FD_LIMIT = 256;
+
+backendTest(
+  "more idle connections than the server has file descriptors: it sheds them, answers again and stops in time",
+  async (backend) => {
+    await using database = await backend.database();
+    const server = await spawnServer(database.spec, { fdLimit: FD_LIMIT });
+    const key = server.bootstrapKey!;
+    const { port } = new URL(server.baseUrl);
+    const open: Deno.Conn[] = [];
+    try {
+      // More connections than the process can hold: accepting fails (EMFILE) part-way, and
+      // connecting is refused until the server listens again, which is waited for.
+      let refused = 0;
+      while (open.length < FD_LIMIT + 150 && refused < 500) {
+        try {
+          open.push(
+            await withDeadline(Deno.connect({ hostname: "127.0.0.1", port: Number(port) })),
+          );
+        } catch {
+          refused++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      // What the server said besides requests; a line that is not JSON (a crash) as it is.
+      const notes = () =>
+        server.stderr().split("\n").filter((line) => line && !line.includes('"msg":"request"'))
+          .map((line) => {
+            try {
+              return String(JSON.parse(line).msg);
+            } catch {
+              return line;
+            }
+          });
+      assert.ok(
+        open.length > FD_LIMIT,
+        `only ${open.length} connected, ${refused} refused; the server logged ${notes()}`,
+      );
+      // Every connection is still held here, yet the server answers, its database included.
+      const status = await eventually(
+        () => api(server.baseUrl, key, "GET", "/secrets").then(({ status }) => status, () => 0),
+        (status) => status === 200,
+      );
+      assert.equal(status, 200);
+      // The idle connections it had accepted were closed by the server, not left open.
+      const first = await withDeadline(
+        open[0].read(new Uint8Array(16)).then((read) => read ?? "closed", () => "closed"),
+      );
+      assert.equal(first, "closed");
+      const messages = notes();
+      assert.ok(messages.some((msg) => msg.startsWith("accepting a connection failed")));
+      assert.ok(messages.includes("listening again"), String(messages));
+
+      const signalled = performance.now();
+      const stopped = await server.stop("SIGTERM");
+      const tookMs = performance.now() - signalled;
+      assert.equal(stopped.code, 0, stopped.stderr);
+      const bound = DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS;
+      assert.ok(tookMs < bound + 5_000, `stopped after ${Math.round(tookMs)} ms`);
+    } finally {
+      for (const connection of open) connection.close();
+      await server.stop("SIGKILL");
+    }
+  },
+);
 
 Deno.test("body limit on the socket: a chunked body over the limit, and a Content-Length over it, get 413", async () => {
   await using database = await sqlite.database();

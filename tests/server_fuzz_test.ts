@@ -6,7 +6,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ErrorResponse } from "../src/secrets/schemas.ts";
-import { BACKENDS, backendTest, spawnServer, testApp } from "./helpers_server.ts";
+import {
+  BACKENDS,
+  backendTest,
+  REQUEST_TIMEOUT_MS,
+  spawnServer,
+  testApp,
+} from "./helpers_server.ts";
 
 interface FuzzRequest {
   method: string;
@@ -200,7 +206,9 @@ Deno.test("fuzz, over a socket: no 5xx, no crash, still healthy afterwards", asy
     }),
     { numRuns: 150 },
   );
-  const health = await fetch(`${origin}/healthz`);
+  const health = await fetch(`${origin}/healthz`, {
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   assert.equal(health.status, 200);
   await health.body?.cancel();
   assert.ok(

@@ -371,17 +371,19 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   ];
   // Returns rather than throws: a throw from here would skip the request-id middleware.
   app.notFound((c) => {
+    // HEAD answers as GET would, the length of its body included: the message names GET.
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     const allowed = knownPaths.filter(({ pattern }) => pattern.test(c.req.path)).map(({ method }) =>
       method
     );
     if (allowed.length === 0) {
       return errorResponse(
         c,
-        notFound(`No route ${c.req.method} ${redactApiKeys(c.req.path).slice(0, 256)}.`),
+        notFound(`No route ${method} ${redactApiKeys(c.req.path).slice(0, 256)}.`),
       );
     }
     if (allowed.includes("GET")) allowed.push("HEAD");
-    const message = `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`;
+    const message = `${method} is not allowed here; use ${allowed.join(", ")}.`;
     return errorResponse(
       c,
       new ApiError(405, "METHOD_NOT_ALLOWED", message, undefined, { Allow: allowed.join(", ") }),

@@ -45,6 +45,12 @@ export function regionInfo(code: string): RegionInfo {
   return { code, name: REGION_NAMES[code] ?? code };
 }
 
+/**
+ * How often the provisioner looks for pending sets when no write through its own process has
+ * woken it: the bound, after `--provision-delay`, on picking up a write made through another one.
+ */
+export const PROVISION_POLL_MS = 1_000;
+
 /** How the provisioner paces itself. */
 export interface ProvisionerOptions {
   /** A write stays pending at least this long (milliseconds); tests make it long or zero. */

@@ -12,7 +12,8 @@ import type { Logger } from "./log.ts";
 import type { PendingSet, ProvisionResult, Storage } from "./storage/types.ts";
 import { isEncodedUserPassword, isRegistryHost } from "../secrets/registry.ts";
 
-const BATCH = 100;
+/** The most sets one round takes; a full round is followed by another at once. */
+export const PROVISION_BATCH = 100;
 
 export class Provisioner {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -82,12 +83,15 @@ export class Provisioner {
   /** One batch of the sets that are due; true when there may be more waiting. */
   async provisionDue(): Promise<boolean> {
     try {
-      const batch = await this.storage.pendingSets(this.clock() - this.options.delayMs, BATCH);
+      const batch = await this.storage.pendingSets(
+        this.clock() - this.options.delayMs,
+        PROVISION_BATCH,
+      );
       const outcomes = [];
       for (const set of batch) outcomes.push({ set, result: await this.provision(set) });
       // One transaction for the batch: one disk sync rather than one a set.
       await this.storage.finishProvisioning(outcomes);
-      return batch.length === BATCH;
+      return batch.length === PROVISION_BATCH;
     } catch (error) {
       // The database may be away for a moment; the next round tries again.
       this.logger({ level: "warn", msg: "provisioning round failed", error: describe(error) });

@@ -6,11 +6,15 @@
 import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
+import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
+import { listen, type Listening } from "./listen.ts";
 import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
+
+export { PROVISION_POLL_MS } from "./config.ts";
 
 export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
 export const BOOTSTRAP_ORGANIZATION = "default";
@@ -53,14 +57,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const envKey = options.masterKey === undefined
     ? undefined
     : parseMasterKey(options.masterKey, MASTER_KEY_ENV);
-  if (!envKey && isPostgres(options.database)) {
+  if (!envKey && isPostgresUrl(options.database)) {
     throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
       hint:
         `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
     });
   }
   const storage = await openStorage(options.database);
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let listening: Listening | undefined;
   try {
     const vault = await unlock(storage, options.database, envKey);
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
@@ -73,8 +77,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       onWrite: () => provisioner.notify(),
     });
     const inFlight = new InFlight();
-    const listening = listen(options, (request) => inFlight.track(app.fetch(request)));
-    server = listening;
+    listening = listenOn(options, (request) => inFlight.track(app.fetch(request)), logger);
+    const { close } = listening;
     // After listen: a key made for a server that could not start would never be shown.
     const bootstrap = await bootstrapIfNew(storage);
     provisioner.start();
@@ -95,7 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await inFlight.settled(DRAIN_TIMEOUT_MS);
         // Deno's graceful close writes out the responses just made, then waits for every
         // connection: a client that stalls mid-body would hold it forever, hence the bound.
-        const closed = await withTimeout(listening.shutdown(), CLOSE_TIMEOUT_MS);
+        const closed = await close(CLOSE_TIMEOUT_MS);
         if (!closed) {
           logger({ level: "warn", msg: "connections held by stalled clients are left to close" });
         }
@@ -107,7 +111,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       })();
     return { baseUrl, bootstrap, shutdown };
   } catch (error) {
-    await server?.shutdown();
+    await listening?.close(CLOSE_TIMEOUT_MS);
     await storage.close();
     throw error;
   }
@@ -144,23 +148,13 @@ class InFlight {
   }
 }
 
-/** True when `promise` settles within `ms`, false when the time runs out first; never rejects. */
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const settled = await Promise.race([
-    promise.then(() => true, () => true),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-  ]);
-  clearTimeout(timer);
-  return settled;
-}
-
-function listen(options: ServerOptions, handler: Deno.ServeHandler) {
+function listenOn(
+  options: ServerOptions,
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+  logger: Logger,
+): Listening {
   try {
-    return Deno.serve(
-      { hostname: options.hostname, port: options.port, onListen: () => {} },
-      handler,
-    );
+    return listen(options.hostname, options.port, handler, logger);
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new VoicebotError(`port ${options.port} on ${options.hostname} is already in use.`, {
@@ -218,23 +212,12 @@ async function bootstrapIfNew(storage: Storage): Promise<RunningServer["bootstra
   return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
 }
 
-export const isPostgres = (database: string) => /^postgres(ql)?:\/\//.test(database);
-
-/** The database for logs and errors: a URL's password never shows. */
-export function describeDatabase(database: string): string {
-  if (!isPostgres(database)) return database;
-  try {
-    const url = new URL(database);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "postgres://(unparsable URL)";
-  }
-}
-
 export async function openStorage(database: string): Promise<Storage> {
   try {
-    if (isPostgres(database)) {
+    if (isPostgresUrl(database)) {
+      if (!parsePostgresUrl(database)) {
+        throw new Error("it is not a URL of the form postgres://user@host:port/database");
+      }
       const { PostgresStorage } = await import("./storage/postgres.ts");
       return await PostgresStorage.open(database);
     }

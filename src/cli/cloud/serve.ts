@@ -7,6 +7,7 @@
  */
 import { define } from "gunshi";
 import { UsageError } from "../../errors.ts";
+import { hasPassword } from "../../server/database_url.ts";
 import { printJson, printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
@@ -110,7 +111,7 @@ export default define({
       values["provision-delay"],
     );
 
-    const { startServer } = await import("../../server/serve.ts");
+    const { PROVISION_POLL_MS, startServer } = await import("../../server/serve.ts");
     const server = await startServer({
       hostname: values.host,
       port: values.port,
@@ -120,7 +121,7 @@ export default define({
       rateLimit: values["rate-limit"] > 0
         ? { perSecond: values["rate-limit"], burst: values["rate-burst"] }
         : undefined,
-      provisioner: { delayMs: values["provision-delay"], pollMs: 1000 },
+      provisioner: { delayMs: values["provision-delay"], pollMs: PROVISION_POLL_MS },
       // Empty counts as unset, as in most shells' habits.
       masterKey: Deno.env.get("VOICEBOT_MASTER_KEY") || undefined,
     });
@@ -181,7 +182,8 @@ async function listKeys(organization: string | undefined, database: string, json
 
 async function revokeKey(keyId: string, database: string) {
   if (!KEY_ID_PATTERN.test(keyId)) {
-    throw new UsageError(`"${keyId.slice(0, 20)}" is not a key id (16 hex digits).`, {
+    // Not echoed, not even in part: what was pasted may be a key, or its secret part.
+    throw new UsageError("the argument of revoke-key is not a key id (16 hex digits).", {
       hint: "`voicebot cloud serve list-keys --organization ORG` lists the ids; never pass a key.",
     });
   }
@@ -233,16 +235,6 @@ function databaseOf(flag: string | undefined): string {
     return flag;
   }
   return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
-}
-
-export function hasPassword(database: string): boolean {
-  if (!/^postgres(ql)?:/i.test(database)) return false;
-  try {
-    const url = new URL(database);
-    return url.password !== "" || url.searchParams.has("password");
-  } catch {
-    return /:[^/]*@/.test(database); // unparsable: refused if it might hold one
-  }
 }
 
 /** $XDG_DATA_HOME/voicebot/voicebot.db, else ~/.local/share/voicebot/voicebot.db. */

@@ -36,6 +36,13 @@ import type {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
+/** Connections each server process keeps open to PostgreSQL, at most. */
+export const POOL_SIZE = 10;
+/** Opening a connection gives up after this many seconds. */
+export const CONNECT_TIMEOUT_SECONDS = 10;
+/** Closing waits this many seconds at most for the queries in flight. */
+export const CLOSE_TIMEOUT_SECONDS = 5;
+
 /** Any number, so that two voicebot processes starting at once migrate one after the other. */
 const MIGRATION_LOCK = 7_415_002;
 
@@ -46,7 +53,11 @@ export class PostgresStorage implements Storage {
 
   /** `url` may carry `?search_path=schema`, sent as a connection parameter. */
   static async open(url: string): Promise<PostgresStorage> {
-    const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+    const sql = postgres(url, {
+      max: POOL_SIZE,
+      onnotice: () => {},
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    });
     const storage = new PostgresStorage(sql);
     try {
       await storage.migrate();
@@ -260,7 +271,7 @@ export class PostgresStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    await this.sql.end({ timeout: 5 });
+    await this.sql.end({ timeout: CLOSE_TIMEOUT_SECONDS });
   }
 }
 

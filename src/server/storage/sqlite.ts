@@ -36,7 +36,7 @@ import type {
   WriteRules,
 } from "./types.ts";
 
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 
 type Row = Record<string, unknown>;
 
