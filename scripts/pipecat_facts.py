@@ -248,36 +248,35 @@ class Facts:
         sdk = re.compile(r"^(aws-sdk-|aiobotocore$|boto3$|botocore$)")
         return sorted(e for e, p in self.packages.items() if any(sdk.match(d) for d in p))
 
+    def classes(self, prefix: str = "pipecat."):
+        """Every top-level class of the modules under `prefix`, as (module, node), in order."""
+        for module in sorted(self.source.modules):
+            if module.startswith(prefix):
+                for node in self.source.tree(module).body:
+                    if isinstance(node, ast.ClassDef):
+                        yield module, node
+
+    def deprecations(self):
+        """Each class marked with Pipecat's `@deprecated(...)`: (module.Class, the decorator call)."""
+        for module, node in self.classes():
+            for decorator in node.decorator_list:
+                if isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "deprecated":
+                    yield f"{module}.{node.name}", decorator
+
     def deprecated(self) -> list[str]:
         """Classes marked with Pipecat's `@deprecated(...)`, as module.Class."""
-        found: list[str] = []
-        for module in sorted(self.source.modules):
-            for node in self.source.tree(module).body:
-                if not isinstance(node, ast.ClassDef):
-                    continue
-                for decorator in node.decorator_list:
-                    if (
-                        isinstance(decorator, ast.Call)
-                        and ast.unparse(decorator.func) == "deprecated"
-                    ):
-                        found.append(f"{module}.{node.name}")
-        return found
+        return [name for name, _ in self.deprecations()]
 
     def session_token_parameters(self) -> dict[str, str]:
         """Service classes that take temporary AWS credentials' session token, and the keyword."""
         found: dict[str, str] = {}
-        for module in sorted(self.source.modules):
-            if not module.startswith("pipecat.services."):
-                continue
-            for node in self.source.tree(module).body:
-                if not isinstance(node, ast.ClassDef):
-                    continue
-                for item in node.body:
-                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-                        names = [a.arg for a in item.args.args + item.args.kwonlyargs]
-                        for name in ("aws_session_token", "session_token"):
-                            if name in names:
-                                found[f"{module}.{node.name}"] = name
+        for module, node in self.classes("pipecat.services."):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    names = [a.arg for a in item.args.args + item.args.kwonlyargs]
+                    for name in ("aws_session_token", "session_token"):
+                        if name in names:
+                            found[f"{module}.{node.name}"] = name
         return found
 
     def scaffold_models(self) -> list[str]:
@@ -338,20 +337,11 @@ class Facts:
 
     def deprecation_messages(self) -> dict[str, str]:
         """The message of each `@deprecated(...)` class decorator, by module.Class."""
-        found: dict[str, str] = {}
-        for module in sorted(self.source.modules):
-            for node in self.source.tree(module).body:
-                if not isinstance(node, ast.ClassDef):
-                    continue
-                for decorator in node.decorator_list:
-                    if (
-                        isinstance(decorator, ast.Call)
-                        and ast.unparse(decorator.func) == "deprecated"
-                        and decorator.args
-                        and isinstance(decorator.args[0], ast.Constant)
-                    ):
-                        found[f"{module}.{node.name}"] = str(decorator.args[0].value)
-        return found
+        return {
+            name: str(call.args[0].value)
+            for name, call in self.deprecations()
+            if call.args and isinstance(call.args[0], ast.Constant)
+        }
 
     def constants(self, module: str) -> dict[str, object]:
         """The module-level names of `module` bound to a literal."""
@@ -564,44 +554,34 @@ class Facts:
             return False
 
         found: list[str] = []
-        for module in sorted(self.source.modules):
-            if not module.startswith("pipecat.services."):
+        for module, node in self.classes("pipecat.services."):
+            symbol = resolver.resolve(module, node.name)
+            if symbol is None or symbol.kind != "class":
                 continue
-            for node in self.source.tree(module).body:
-                if not isinstance(node, ast.ClassDef):
-                    continue
-                symbol = resolver.resolve(module, node.name)
-                if symbol is None or symbol.kind != "class":
-                    continue
-                if any(k.kind == "class" and handles_camera(k) for k in resolver.mro(symbol)):
-                    found.append(f"{module}.{node.name}")
+            if any(k.kind == "class" and handles_camera(k) for k in resolver.mro(symbol)):
+                found.append(f"{module}.{node.name}")
         return found
 
     def model_defaults(self) -> dict[str, str]:
         """The model each service class sets in its __init__ with `self.Settings(model="...")`."""
         found: dict[str, str] = {}
-        for module in sorted(self.source.modules):
-            if not module.startswith("pipecat.services."):
+        for module, node in self.classes("pipecat.services."):
+            init = next(
+                (
+                    n
+                    for n in node.body
+                    if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+                ),
+                None,
+            )
+            if init is None:
                 continue
-            for node in self.source.tree(module).body:
-                if not isinstance(node, ast.ClassDef):
-                    continue
-                init = next(
-                    (
-                        n
-                        for n in node.body
-                        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
-                    ),
-                    None,
-                )
-                if init is None:
-                    continue
-                for call in ast.walk(init):
-                    if isinstance(call, ast.Call) and ast.unparse(call.func) == "self.Settings":
-                        for keyword in call.keywords:
-                            if keyword.arg == "model" and isinstance(keyword.value, ast.Constant):
-                                if isinstance(keyword.value.value, str):
-                                    found[f"{module}.{node.name}"] = keyword.value.value
+            for call in ast.walk(init):
+                if isinstance(call, ast.Call) and ast.unparse(call.func) == "self.Settings":
+                    for keyword in call.keywords:
+                        if keyword.arg == "model" and isinstance(keyword.value, ast.Constant):
+                            if isinstance(keyword.value.value, str):
+                                found[f"{module}.{node.name}"] = keyword.value.value
         return found
 
     def runner_env(self) -> dict[str, list[str]]:
