@@ -45,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from check_pipecat_api import Source  # noqa: E402
+from check_pipecat_api import Source, deno_command  # noqa: E402
 
 # The extras of pipecat-ai whose dependencies the scenarios need, besides the core ones.
 EXTRAS = ["runner", "websocket", "webrtc", "cli"]
@@ -233,22 +233,11 @@ def run(command: list[str], timeout: float, **kwargs) -> subprocess.CompletedPro
 PYRIGHT = "npm:pyright@1.1.414"
 
 
-def deno() -> list[str]:
-    """How to run Deno: VOICEBOT_DENO (the .sh resolves the executable before it leaves the
-    network), `deno` on PATH, or the version README.md pins, through npx."""
-    if os.environ.get("VOICEBOT_DENO"):
-        return [os.environ["VOICEBOT_DENO"]]
-    if shutil.which("deno"):
-        return ["deno"]
-    pinned = re.search(r"npx --yes deno@([\d.]+)", (ROOT / "README.md").read_text())
-    return ["npx", "--yes", f"deno@{pinned.group(1) if pinned else '2.9.6'}"]
-
-
 def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
     """Pyright (Pipecat's scaffold has it in its dev group) on every bot of the test matrix."""
     matrix = work / "matrix"
     generated = run(
-        [*deno(), "test", "-A", "--frozen", "--cached-only", "tests/project_matrix_test.ts"],
+        [*deno_command(), "test", "-A", "--frozen", "--cached-only", "tests/project_matrix_test.ts"],
         env={**os.environ, "VOICEBOT_MATRIX_DIR": str(matrix), "NO_COLOR": "1"}, cwd=ROOT, timeout=300,
     )
     # The test writes every project before it checks them: a failed check leaves them all here.
@@ -260,7 +249,7 @@ def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
         print(f"  (the matrix test failed: {last_error(generated.stdout)})")
     config = {"extraPaths": [str(pipecat_src)], "pythonVersion": "3.11", "include": [str(b) for b in bots]}
     (matrix / "pyrightconfig.json").write_text(json.dumps(config))
-    result = run([*deno(), "run", "-A", "--cached-only", PYRIGHT, "--pythonpath", shutil.which(python) or python,
+    result = run([*deno_command(), "run", "-A", "--cached-only", PYRIGHT, "--pythonpath", shutil.which(python) or python,
                   "--outputjson", "-p", str(matrix / "pyrightconfig.json")], env=env, cwd=matrix, timeout=600)
     try:
         output = json.loads(result.stdout)
@@ -296,7 +285,7 @@ def generate(projects: Path) -> dict[str, Path]:
     made = {}
     for name, flags in BOTS.items():
         target = projects / name
-        command = [*deno(), "run", "--cached-only", "-A", str(ROOT / "main.ts"), "init", str(target)]
+        command = [*deno_command(), "run", "--cached-only", "-A", str(ROOT / "main.ts"), "init", str(target)]
         result = run([*command, *flags, *CASCADE, "--no-recording"], timeout=120, cwd=ROOT)
         if result.returncode != 0:
             report("COULD NOT RUN", f"generate {name}", last_error(result.stderr))
