@@ -14,18 +14,13 @@ import {
   type SpawnedServer,
   spawnServer,
 } from "./helpers_server.ts";
-import { tempDir } from "./helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
+import { DENO_DIR, ENTRY, tempDir } from "./helpers.ts";
 
 /** This process's environment without VOICEBOT_* (so that the tests decide those), plus `env`. */
 function cleanEnv(env: Record<string, string>): Record<string, string> {
   const inherited = Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("VOICEBOT_"));
-  // Deno's cache stays the real one although HOME changes: no download per test.
-  const denoDir = Deno.env.get("DENO_DIR") ??
-    `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
-  return { ...Object.fromEntries(inherited), DENO_DIR: denoDir, ...env };
+  // Deno's cache stays the run's own although HOME changes: no download per test.
+  return { ...Object.fromEntries(inherited), DENO_DIR, ...env };
 }
 
 /** Everything any CLI run of this process printed, stdout and stderr. */

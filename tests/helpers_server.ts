@@ -8,7 +8,7 @@ import { generateApiKey, Vault } from "../src/server/crypto.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { openStorage } from "../src/server/serve.ts";
 import type { Storage } from "../src/server/storage/types.ts";
-import { DENO_DIR, tempDir } from "./helpers.ts";
+import { DENO_DIR, ENTRY, tempDir } from "./helpers.ts";
 
 export { tempDir };
 
@@ -16,8 +16,6 @@ export { tempDir };
 // deno-lint-ignore no-explicit-any
 export type JsonBody = any;
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
 const POSTGRES_URL = Deno.env.get("VOICEBOT_TEST_POSTGRES_URL");
 
 /** A database for one test: a SQLite file in a temp dir, or a fresh PostgreSQL schema. */

@@ -5,11 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { DENO_DIR, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import { DENO_DIR, ENTRY, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
 import { VERSION } from "../src/version.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ENTRY = Deno.env.get("VOICEBOT_TEST_BUNDLE") ?? MAIN;
 const WAIT_MS = 20_000;
 
 const hasTmux = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
