@@ -11,7 +11,7 @@ import {
   TRANSPORT_CHOICES,
   TRANSPORTS,
 } from "../init/catalog.ts";
-import { sortGuides } from "../init/guides.ts";
+import { type GuideKind, sortGuides } from "../init/guides.ts";
 import { guidesFor } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
 import { basename, resolve } from "../paths.ts";
@@ -37,10 +37,11 @@ export async function runWizard(
     validate: (value) => directoryProblem(cwd, value),
   });
   const root = resolve(cwd, dir);
-  const { guides, scaffolded } = await guidesFor(root);
-  const overwriteGuide = given.overwriteGuide || await offerGuideRefresh(prompt, root, guides);
+  const { guides, kind } = await guidesFor(root);
+  const overwriteGuide = given.overwriteGuide ||
+    await offerGuideRefresh(prompt, root, guides, kind);
   // A scaffolded project is made already: only its guides are left to write.
-  if (scaffolded) return { dir, overwriteGuide, flags: {} };
+  if (kind === "project") return { dir, overwriteGuide, flags: {} };
   const how = await prompt.select("How do you want to build your bot?", [
     {
       value: "agent",
@@ -71,8 +72,9 @@ async function offerGuideRefresh(
   prompt: Prompter,
   root: string,
   guides: readonly PlannedFile[],
+  kind: GuideKind,
 ): Promise<boolean> {
-  const { kept } = sortGuides(root, guides, false);
+  const { kept } = sortGuides(root, guides, kind, false);
   const stale = kept.filter((guide) => guide.age !== null);
   if (stale.length === 0) return false;
   const names = stale.map((guide) => `${guide.path} (voicebot ${guide.writtenBy})`).join(", ");

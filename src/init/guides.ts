@@ -64,7 +64,7 @@ export interface KeptGuide {
 }
 
 /**
- * Splits the planned guide files into those to write and those to keep. An existing guide is
+ * Splits the planned guide files, of `kind`, into those to write and those to keep. An existing guide is
  * kept unless `overwrite`; missing guides are always written. When a project is scaffolded where
  * the coding-agent path wrote its guides, those that nobody edited give way to the project's own
  * (`replaced`): they were voicebot's, and they describe a project that does not exist any more.
@@ -72,8 +72,10 @@ export interface KeptGuide {
 export function sortGuides(
   root: string,
   guides: readonly PlannedFile[],
+  kind: GuideKind,
   overwrite: boolean,
 ): { write: PlannedFile[]; kept: KeptGuide[]; replaced: string[] } {
+  const forProject = kind === "project";
   const write: PlannedFile[] = [];
   const kept: KeptGuide[] = [];
   const replaced: string[] = [];
@@ -84,7 +86,6 @@ export function sortGuides(
       continue;
     }
     const found = readStamp(existing);
-    const forProject = readStamp(guide.content)?.kind === "project";
     if (forProject && found?.kind === "agent" && !found.edited) {
       write.push(guide);
       replaced.push(guide.path);

@@ -13,7 +13,7 @@ import {
   type ScaffoldConfig,
   type ScaffoldInput,
 } from "./config.ts";
-import { type KeptGuide, sortGuides } from "./guides.ts";
+import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD, servicesOf } from "./project.ts";
 import { findConflicts, type PlannedFile, writeAll } from "./writer.ts";
 
@@ -85,7 +85,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     : { config: await configFromRequest(request, basename(root)), ignored: [] };
   refuseFileAsRoot(root);
   const plan = planProject(config);
-  const guides = sortGuides(root, plan.guides, request.overwriteGuide);
+  const guides = sortGuides(root, plan.guides, "project", request.overwriteGuide);
   const files = [...plan.files, ...guides.write];
   const { kept, replaced } = guides;
   const deprecated = servicesOf(config).filter((service) => service.deprecated)
@@ -134,14 +134,14 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   }
   const root = resolve(request.cwd, request.dir);
   refuseFileAsRoot(root);
-  const { guides: planned, scaffolded } = await guidesFor(root);
-  const guides = sortGuides(root, planned, request.overwriteGuide);
+  const { guides: planned, kind } = await guidesFor(root);
+  const guides = sortGuides(root, planned, kind, request.overwriteGuide);
   await writeAll(root, guides.write);
   return {
     kind: "written",
     root,
     config: null,
-    projectGuides: scaffolded,
+    projectGuides: kind === "project",
     written: paths(guides.write),
     kept: guides.kept,
     replaced: guides.replaced,
@@ -156,14 +156,14 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
  */
 export async function guidesFor(
   root: string,
-): Promise<{ guides: PlannedFile[]; scaffolded: boolean }> {
+): Promise<{ guides: PlannedFile[]; kind: GuideKind }> {
   const record = join(root, RECORD);
   let source: string;
   try {
     source = Deno.readTextFileSync(record); // sync: an async call costs a trip through Deno's thread pool
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      return { guides: planGuides(basename(root)), scaffolded: false };
+      return { guides: planGuides(basename(root)), kind: "agent" };
     }
     throw error;
   }
@@ -174,7 +174,7 @@ export async function guidesFor(
     hint:
       `fix it (\`voicebot init --config ${record} --dry-run\` checks it), or move it away to get the coding-agent guides.`,
   });
-  return { guides: planProjectGuides(config), scaffolded: true };
+  return { guides: planProjectGuides(config), kind: "project" };
 }
 
 async function configFromRequest(request: InitRequest, dirName: string): Promise<ScaffoldConfig> {

@@ -11,7 +11,7 @@ import { findService, findTransport, type Service, type Transport } from "./cata
 import type { ScaffoldConfig } from "./config.ts";
 import { sealGuide, stamp } from "./guides.ts";
 import { outputPath, render, templatesUnder } from "./render.ts";
-import type { PlannedFile } from "./writer.ts";
+import { type PlannedFile, plannedFile } from "./writer.ts";
 
 /** The Pipecat release the templates are written against, and the range the project accepts. */
 export const PIPECAT_VERSION = "1.7.0";
@@ -551,10 +551,9 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
 
 /** Renders every template under `prefix` into `destination` (which ends with `/` or is empty). */
 function renderFolder(prefix: string, destination: string, view: object): PlannedFile[] {
-  return templatesUnder(prefix).map((name) => ({
-    path: outputPath(name, prefix, destination),
-    content: render(name, view),
-  }));
+  return templatesUnder(prefix).map((name) =>
+    plannedFile(outputPath(name, prefix, destination), () => render(name, view))
+  );
 }
 
 /** bot.py, with the imports its code uses put in place of the template's marker line. */
@@ -563,43 +562,49 @@ function renderBot(config: ScaffoldConfig, view: object): string {
   return code.replace(IMPORTS_MARKER, pythonImports(code, servicesOf(config)));
 }
 
-/** Every file of a scaffolded project. Guide files are returned apart: they are never clobbered. */
+/**
+ * Every file of a scaffolded project. Guide files are returned apart: they are never clobbered.
+ * Each file is rendered when its content is first read, so a dry run renders none.
+ */
 export function planProject(
   config: ScaffoldConfig,
 ): { files: PlannedFile[]; guides: PlannedFile[] } {
   const view = projectView(config);
-  const bot = renderBot(config, view);
-  const envView = { ...view, env_groups: envGroups(config, bot) };
+  const template = (path: string, name: string, data: object = view) =>
+    plannedFile(path, () => render(name, data));
+  const bot = plannedFile("server/bot.py", () => renderBot(config, view));
   const files: PlannedFile[] = [
-    { path: "README.md", content: render("project/README.md.mustache", view) },
-    { path: ".gitignore", content: render("project/gitignore", view) },
-    { path: "server/bot.py", content: bot },
-    { path: "server/pyproject.toml", content: render("server/pyproject.toml.mustache", view) },
-    { path: "server/.env.example", content: render("server/env.example.mustache", envView) },
+    template("README.md", "project/README.md.mustache"),
+    template(".gitignore", "project/gitignore"),
+    bot,
+    template("server/pyproject.toml", "server/pyproject.toml.mustache"),
+    // What bot.py reads, so it is rendered from bot.py's code.
+    plannedFile(
+      "server/.env.example",
+      () =>
+        render("server/env.example.mustache", {
+          ...view,
+          env_groups: envGroups(config, bot.content),
+        }),
+    ),
   ];
   if (config.deploy_to_cloud) {
     files.push(
-      { path: "server/Dockerfile", content: render("server/Dockerfile.mustache", view) },
-      {
-        path: "server/cloud-deploy.toml",
-        content: render("server/cloud-deploy.toml.mustache", view),
-      },
+      template("server/Dockerfile", "server/Dockerfile.mustache"),
+      template("server/cloud-deploy.toml", "server/cloud-deploy.toml.mustache"),
     );
   }
   if (config.eval) {
     // A speech-to-speech bot has no text step to check apart: it gets the voice scenario only.
     const scenarios = config.mode === "cascade" ? ["text", "voice"] : ["voice"];
     for (const name of scenarios) {
-      files.push({
-        path: `server/evals/${name}.yaml`,
-        content: render(`evals/${name}.yaml.mustache`, view),
-      });
+      files.push(template(`server/evals/${name}.yaml`, `evals/${name}.yaml.mustache`));
     }
   }
   const client = clientFolder(config);
   if (client) files.push(...renderFolder(client, "client/", view));
   // How the project was made: `init --config` on it makes it again, and a guide refresh reads it.
-  files.push({ path: RECORD, content: `${JSON.stringify(config, null, 2)}\n` });
+  files.push(plannedFile(RECORD, () => `${JSON.stringify(config, null, 2)}\n`));
   return { files, guides: projectGuides(view) };
 }
 
@@ -613,8 +618,8 @@ export function planProjectGuides(config: ScaffoldConfig): PlannedFile[] {
 
 function projectGuides(view: ReturnType<typeof projectView>): PlannedFile[] {
   return [
-    { path: "AGENTS.md", content: sealGuide(render("guides/AGENTS.project.md.mustache", view)) },
-    { path: "ASSISTANT.md", content: sealGuide(render("guides/ASSISTANT.md.mustache", view)) },
+    guide("AGENTS.md", "guides/AGENTS.project.md.mustache", view),
+    guide("ASSISTANT.md", "guides/ASSISTANT.md.mustache", view),
   ];
 }
 
@@ -626,11 +631,12 @@ export function planGuides(projectName: string): PlannedFile[] {
     voicebot_version: VERSION,
   };
   return [
-    { path: "AGENTS.md", content: sealGuide(render("guides/AGENTS.agent.md.mustache", view)) },
-    { path: "ASSISTANT.md", content: sealGuide(render("guides/ASSISTANT.md.mustache", view)) },
-    {
-      path: "GETTING_STARTED.md",
-      content: sealGuide(render("guides/GETTING_STARTED.md.mustache", view)),
-    },
+    guide("AGENTS.md", "guides/AGENTS.agent.md.mustache", view),
+    guide("ASSISTANT.md", "guides/ASSISTANT.md.mustache", view),
+    guide("GETTING_STARTED.md", "guides/GETTING_STARTED.md.mustache", view),
   ];
+}
+
+function guide(path: string, template: string, view: object): PlannedFile {
+  return plannedFile(path, () => sealGuide(render(template, view)));
 }

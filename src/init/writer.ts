@@ -11,6 +11,20 @@ export interface PlannedFile {
   readonly content: string;
 }
 
+/**
+ * A planned file whose content is made on first use: a dry run, which lists the paths only,
+ * renders nothing.
+ */
+export function plannedFile(path: string, make: () => string): PlannedFile {
+  let content: string | undefined;
+  return {
+    path,
+    get content() {
+      return content ??= make();
+    },
+  };
+}
+
 /** The file-system calls the writer makes; tests swap in one that fails part-way. */
 export interface WriterFs {
   mkdir(path: string): Promise<void>;
