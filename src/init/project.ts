@@ -550,9 +550,9 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
 // The files
 
 /** Renders every template under `prefix` into `destination` (which ends with `/` or is empty). */
-function renderFolder(prefix: string, destination: string, view: object): PlannedFile[] {
+function renderFolder(prefix: string, destination: string, view: () => object): PlannedFile[] {
   return templatesUnder(prefix).map((name) =>
-    plannedFile(outputPath(name, prefix, destination), () => render(name, view))
+    plannedFile(outputPath(name, prefix, destination), () => render(name, view()))
   );
 }
 
@@ -569,10 +569,11 @@ function renderBot(config: ScaffoldConfig, view: object): string {
 export function planProject(
   config: ScaffoldConfig,
 ): { files: PlannedFile[]; guides: PlannedFile[] } {
-  const view = projectView(config);
-  const template = (path: string, name: string, data: object = view) =>
-    plannedFile(path, () => render(name, data));
-  const bot = plannedFile("server/bot.py", () => renderBot(config, view));
+  // The view too is made on first use: a dry run needs none of it.
+  let made: ReturnType<typeof projectView> | undefined;
+  const view = () => made ??= projectView(config);
+  const template = (path: string, name: string) => plannedFile(path, () => render(name, view()));
+  const bot = plannedFile("server/bot.py", () => renderBot(config, view()));
   const files: PlannedFile[] = [
     template("README.md", "project/README.md.mustache"),
     template(".gitignore", "project/gitignore"),
@@ -583,7 +584,7 @@ export function planProject(
       "server/.env.example",
       () =>
         render("server/env.example.mustache", {
-          ...view,
+          ...view(),
           env_groups: envGroups(config, bot.content),
         }),
     ),
@@ -613,10 +614,10 @@ export const RECORD = "voicebot.json";
 
 /** A scaffolded project's own guides, from its configuration. */
 export function planProjectGuides(config: ScaffoldConfig): PlannedFile[] {
-  return projectGuides(projectView(config));
+  return projectGuides(() => projectView(config));
 }
 
-function projectGuides(view: ReturnType<typeof projectView>): PlannedFile[] {
+function projectGuides(view: () => object): PlannedFile[] {
   return [
     guide("AGENTS.md", "guides/AGENTS.project.md.mustache", view),
     guide("ASSISTANT.md", "guides/ASSISTANT.md.mustache", view),
@@ -625,11 +626,11 @@ function projectGuides(view: ReturnType<typeof projectView>): PlannedFile[] {
 
 /** The guide-only project of the coding-agent path. */
 export function planGuides(projectName: string): PlannedFile[] {
-  const view = {
+  const view = () => ({
     project_name: projectName,
     guide_stamp: stamp("agent"),
     voicebot_version: VERSION,
-  };
+  });
   return [
     guide("AGENTS.md", "guides/AGENTS.agent.md.mustache", view),
     guide("ASSISTANT.md", "guides/ASSISTANT.md.mustache", view),
@@ -637,6 +638,6 @@ export function planGuides(projectName: string): PlannedFile[] {
   ];
 }
 
-function guide(path: string, template: string, view: object): PlannedFile {
-  return plannedFile(path, () => sealGuide(render(template, view)));
+function guide(path: string, template: string, view: () => object): PlannedFile {
+  return plannedFile(path, () => sealGuide(render(template, view())));
 }

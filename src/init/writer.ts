@@ -64,6 +64,8 @@ export const denoFs: WriterFs = {
  * parent on the way is a file. Returned relative to `root`.
  */
 export function findConflicts(root: string, files: readonly PlannedFile[]): string[] {
+  // A directory that is not there yet holds nothing in the way (and one stat beats one per file).
+  if (!pathExists(root)) return [];
   const conflicts: string[] = [];
   for (const file of files) {
     const target = join(root, file.path);
