@@ -51,6 +51,40 @@ ROOT = Path(__file__).resolve().parent.parent
 # Pipecat's source
 
 
+def git_files(repo: Path, tag: str, folder: str) -> list[str]:
+    """The paths of the files under `folder` at `tag` in the git directory `repo`."""
+    return subprocess.run(
+        ["git", f"--git-dir={repo}", "ls-tree", "-r", "--name-only", tag, "--", folder],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+
+
+def git_blobs(repo: Path, tag: str, paths: list[str]) -> dict[str, bytes | None]:
+    """The content of each path at `tag`, in one `git cat-file --batch`; None for a path whose
+    blob the git directory lacks (a mirror may leave out large files)."""
+    batch = subprocess.run(
+        ["git", f"--git-dir={repo}", "cat-file", "--batch"],
+        input="".join(f"{tag}:{path}\n" for path in paths).encode(),
+        check=True,
+        capture_output=True,
+    ).stdout
+    blobs: dict[str, bytes | None] = {}
+    offset = 0
+    for path in paths:
+        header_end = batch.index(b"\n", offset)
+        header = batch[offset:header_end].split()
+        if header[-1] == b"missing":
+            blobs[path] = None
+            offset = header_end + 1
+            continue
+        size = int(header[2])
+        blobs[path] = batch[header_end + 1 : header_end + 1 + size]
+        offset = header_end + 1 + size + 1
+    return blobs
+
+
 class Source:
     """The .py files under src/pipecat and the pyproject.toml of one Pipecat version."""
 
@@ -74,27 +108,11 @@ class Source:
 
     @classmethod
     def from_repo(cls, repo: Path, tag: str) -> Source:
-        git = ["git", f"--git-dir={repo}"]
-        names = subprocess.run(
-            [*git, "ls-tree", "-r", "--name-only", tag, "--", "src/pipecat"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.split()
-        paths = [n for n in names if n.endswith(".py")]
-        batch = subprocess.run(
-            [*git, "cat-file", "--batch"],
-            input="".join(f"{tag}:{p}\n" for p in [*paths, "pyproject.toml"]).encode(),
-            check=True,
-            capture_output=True,
-        ).stdout
-        blobs, offset = [], 0
-        for _ in range(len(paths) + 1):
-            header_end = batch.index(b"\n", offset)
-            size = int(batch[offset:header_end].split()[2])
-            blobs.append(batch[header_end + 1 : header_end + 1 + size].decode())
-            offset = header_end + 1 + size + 1
-        return cls(dict(zip(paths, blobs[:-1], strict=True)), blobs[-1])
+        paths = [n for n in git_files(repo, tag, "src/pipecat") if n.endswith(".py")]
+        blobs = git_blobs(repo, tag, [*paths, "pyproject.toml"])
+        return cls(
+            {path: blobs[path].decode() for path in paths}, blobs["pyproject.toml"].decode()
+        )
 
     def tree(self, module: str) -> ast.Module:
         if module not in self._trees:

@@ -45,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from check_pipecat_api import Source, deno_command  # noqa: E402
+from check_pipecat_api import Source, deno_command, git_blobs, git_files  # noqa: E402
 
 # The extras of pipecat-ai whose dependencies the scenarios need, besides the core ones.
 EXTRAS = ["runner", "websocket", "webrtc", "cli"]
@@ -122,34 +122,16 @@ def extract_pipecat(repo: Path, tag: str, destination: Path) -> tuple[Path, list
     files with the modules), with the metadata its version lookup reads. Returns the source
     directory and the files whose content the git directory lacks (e.g. a model kept out of the
     mirror), which are not written."""
-    git = ["git", f"--git-dir={repo}"]
-    names = subprocess.run(
-        [*git, "ls-tree", "-r", "--name-only", tag, "--", "src/pipecat"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.splitlines()
-    batch = subprocess.run(
-        [*git, "cat-file", "--batch"],
-        input="".join(f"{tag}:{name}\n" for name in names).encode(),
-        check=True,
-        capture_output=True,
-    ).stdout
+    names = git_files(repo, tag, "src/pipecat")
     src = destination / "src"
     missing: list[str] = []
-    offset = 0
-    for name in names:
-        header_end = batch.index(b"\n", offset)
-        header = batch[offset:header_end].split()
-        if header[-1] == b"missing":
+    for name, content in git_blobs(repo, tag, names).items():
+        if content is None:
             missing.append(name)
-            offset = header_end + 1
             continue
-        size = int(header[2])
         path = src / name.removeprefix("src/")
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(batch[header_end + 1 : header_end + 1 + size])
-        offset = header_end + 1 + size + 1
+        path.write_bytes(content)
     version = tag.removeprefix("v")
     metadata = src / f"pipecat_ai-{version}.dist-info"
     metadata.mkdir()
