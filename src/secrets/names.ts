@@ -10,9 +10,9 @@
  * @module
  */
 
-/** An environment-variable name of at most 128 characters (the wire schema's KEY_NAME_PATTERN). */
+/** An environment-variable name of at most 128 characters; the wire schemas use this one. */
 export const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-/** Letters, digits and hyphens, 1 to 63 characters (the wire schema's SET_NAME_PATTERN). */
+/** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1); the wire schemas use this one. */
 export const SET_NAME = /^[A-Za-z0-9-]{1,63}$/;
 
 /**

@@ -9,11 +9,12 @@
  * @module
  */
 import { z } from "zod";
+import { KEY_NAME, SET_NAME } from "./names.ts";
 
 /** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1). Secret sets and image pull secrets alike. */
-export const SET_NAME_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
+export const SET_NAME_PATTERN = SET_NAME;
 /** An environment-variable name of at most 128 characters. */
-export const KEY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+export const KEY_NAME_PATTERN = KEY_NAME;
 /** Region codes: lower-case letters, digits and hyphens. */
 export const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
 
