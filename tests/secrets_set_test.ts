@@ -67,6 +67,7 @@ const DOTENV = [
   `ESCAPED="q\\"uote\\ttab"`,
   `HASHED=${VALUES.hashed}`,
   `BACKTICK=\`${VALUES.backtick}\``,
+  "REF=${PLAIN}/${SPACED}",
 ].join("\n") + "\n";
 
 Deno.test("set: the dotenv syntax people write, stored value for value", async () => {
@@ -85,7 +86,9 @@ Deno.test("set: the dotenv syntax people write, stored value for value", async (
       MULTI: VALUES.multiline,
       ESCAPED: VALUES.escaped,
       HASHED: VALUES.hashed,
-      BACKTICK: VALUES.backtick,
+      // python-dotenv (what the bot reads the file with) keeps backticks, and fills references.
+      BACKTICK: `\`${VALUES.backtick}\``,
+      REF: `${VALUES.plain}/${VALUES.spaced}`,
       CRLF: VALUES.crlf,
     };
     assert.deepEqual(set.keys, Object.keys(expected).sort());

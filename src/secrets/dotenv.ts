@@ -1,179 +1,237 @@
 /**
- * The dotenv syntax people actually write, parsed with the place every entry and every problem
- * came from (file and line), so that `voicebot cloud secrets set -f .env` can report all
- * problems at once. `dotenv`'s own `parse` drops bad lines silently and knows no line numbers.
+ * A dotenv file read exactly as a generated bot reads it: `bot.py` calls python-dotenv 1.x's
+ * `load_dotenv(override=True)`, so python-dotenv is the reference, not our idea of dotenv. Its
+ * parser is followed statement by statement (the patterns are its own, with Python's `\s`), and
+ * tests/dotenv_reference_test.ts holds this module to the real library's answers.
  *
- * Accepted: blank lines and `#` comment lines; an optional `export ` prefix; `KEY=value` with
- * spaces around `=`; unquoted values (trimmed, ending at an inline ` #` comment); single quotes
- * and backticks (literal, may span lines; backticks as the dotenv package reads them, for a value
- * holding both kinds of quote); double quotes (escapes `\n` `\r` `\t` `\"` `\\`, may span
- * lines); CRLF line ends. Key names are not checked here: the caller checks every source the same way.
+ * How python-dotenv reads a file: UTF-8 text whose CRLF and bare CR read as LF (Python's universal
+ * newlines), a byte order mark kept as part of the first key; blank lines and `#` comments; an
+ * optional `export `; a key unquoted or in single quotes; `=` with spaces around it; a value that
+ * is unquoted (trimmed, ending at a `#` after whitespace; backticks are ordinary characters), in
+ * single quotes (`\'` and `\\` are escapes) or in double quotes (`\\ \' \" \a \b \f \n \r \t \v`),
+ * quoted values spanning lines; then `${VAR}` and `${VAR:-default}` in any value are replaced by
+ * the keys defined above (a key without `=` reads as empty) or else the environment. A key with no
+ * `=` sets nothing. A statement it cannot parse is skipped with a warning.
+ *
+ * What differs, on purpose: a statement python-dotenv would skip is a problem, with its line, and
+ * so is a reference to a variable not defined above it (python-dotenv would take it, or its
+ * default, from the environment of the machine it runs on, and nothing from the uploader's
+ * environment may reach the cloud). Problems never quote a value.
  *
  * @module
  */
+import { showableKey } from "./names.ts";
 
 export interface DotenvEntry {
   key: string;
+  /** The value python-dotenv gives the key, references replaced. */
   value: string;
   /** 1-based line of the key. */
   line: number;
 }
 
 export interface DotenvProblem {
-  line: number;
+  /** Undefined for a problem of the whole text (not a text file). */
+  line?: number;
   message: string;
 }
 
 export interface DotenvResult {
-  /** In file order, duplicates included: the caller decides what a repeated key means. */
+  /** Keys with a value, in file order, duplicates included: the caller decides what they mean. */
   entries: DotenvEntry[];
+  /** Keys without `=`, for which python-dotenv sets nothing. */
+  withoutValue: { key: string; line: number }[];
   problems: DotenvProblem[];
 }
 
-const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
+// Python's `\s` in a str pattern (str.isspace), which is not JavaScript's: it has \x1c-\x1f and
+// \x85, and not \ufeff. INLINE is python-dotenv's `[^\S\r\n]`.
+const SPACE = String
+  .raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+const INLINE = String.raw`\t\v\f\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+
+const at = (source: string) => new RegExp(source, "uy");
+// python-dotenv's patterns (dotenv/parser.py). After universal newlines the text has no CR, so
+// LF is the only line end.
+const MULTILINE_WHITESPACE = at(`[${SPACE}]*`);
+const WHITESPACE = at(`[${INLINE}]*`);
+const EXPORT = at(`(?:export[${INLINE}]+)?`);
+const SINGLE_QUOTED_KEY = at(`'([^']+)'`);
+const UNQUOTED_KEY = at(`([^=#${SPACE}]+)`);
+const EQUAL_SIGN = at(`=[${INLINE}]*`);
+const SINGLE_QUOTED_VALUE = at(String.raw`'((?:\\'|[^'])*)'`);
+const DOUBLE_QUOTED_VALUE = at(String.raw`"((?:\\"|[^"])*)"`);
+const UNQUOTED_VALUE = at(`([^\n]*)`);
+const COMMENT = at(`(?:[${INLINE}]*#[^\n]*)?`);
+const END_OF_LINE = at(`[${INLINE}]*(?:\n|$)`);
+const REST_OF_LINE = at(`[^\n]*\n?`);
+
+const INLINE_COMMENT = new RegExp(`[${SPACE}]+#`, "u");
+const TRAILING_SPACE = new RegExp(`[${SPACE}]+$`, "u");
+const DOUBLE_QUOTE_ESCAPES = /\\[\\'"abfnrtv]/g;
+const SINGLE_QUOTE_ESCAPES = /\\[\\']/g;
+const ESCAPED: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
   n: "\n",
   r: "\r",
   t: "\t",
-  '"': '"',
-  "\\": "\\",
+  v: "\v",
 };
+// python-dotenv's `${name}` / `${name:-default}` (dotenv/variables.py).
+const REFERENCE = /\$\{([^}:]*)(?::-([^}]*))?\}/g;
 
-const QUOTE_NAMES = { "'": "single quote", '"': "double quote", "`": "backtick" } as const;
+/** The text of a file's bytes as python-dotenv opens it (strict UTF-8, BOM kept); undefined if
+ * it is not text: not UTF-8, or holding NUL bytes. */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
-/** Parses a whole dotenv text; never throws, every problem is returned with its line. */
-export function parse(text: string): DotenvResult {
-  const source = text.replace(/\r\n/g, "\n");
-  const entries: DotenvEntry[] = [];
-  const problems: DotenvProblem[] = [];
+export const NOT_TEXT = "not a text file: a dotenv file is UTF-8 text without NUL bytes";
+
+/** Reads a whole dotenv file (its bytes, or its text); never throws. */
+export function parse(input: string | Uint8Array): DotenvResult {
+  const decoded = typeof input === "string" ? input : decodeText(input);
+  if (decoded === undefined || decoded.includes("\0")) {
+    return { entries: [], withoutValue: [], problems: [{ message: NOT_TEXT }] };
+  }
+  const statements = readStatements(decoded.replace(/\r\n?/g, "\n"));
+  return resolve(statements);
+}
+
+/** A key and its value (undefined: no `=`), or what makes python-dotenv warn and skip it. */
+type Statement =
+  & { line: number }
+  & ({ key: string; value: string | undefined } | { problem: string });
+
+class Unparsable extends Error {}
+
+/** python-dotenv's `parse_stream`: one statement at a time, each ending at its line's end. */
+function readStatements(text: string): Statement[] {
+  const statements: Statement[] = [];
   let pos = 0;
   let line = 1;
-
-  /** Moves to the start of the next line (or the end), counting the newline. */
-  const nextLine = () => {
-    const end = source.indexOf("\n", pos);
-    pos = end === -1 ? source.length : end + 1;
-    if (end !== -1) line++;
+  let counted = 0;
+  const lineAt = (index: number) => {
+    for (; counted < index; counted++) if (text[counted] === "\n") line++;
+    return line;
+  };
+  const read = (pattern: RegExp, problem: () => string): string => {
+    pattern.lastIndex = pos;
+    const match = pattern.exec(text);
+    if (!match) throw new Unparsable(problem());
+    pos = pattern.lastIndex;
+    return match[1] ?? match[0];
   };
 
-  while (pos < source.length) {
-    const lineEnd = indexOrEnd(source, "\n", pos);
-    const raw = source.slice(pos, lineEnd);
-    const trimmed = raw.trim();
-    if (trimmed === "" || trimmed.startsWith("#")) {
-      nextLine();
-      continue;
-    }
-    const startLine = line;
-    const match = /^\s*(?:export\s+)?([^=\s]+)\s*=[ \t]*/.exec(raw);
-    if (!match) {
-      problems.push({
-        line: startLine,
-        message: raw.includes("=")
-          ? "expected KEY=value: a key name has no spaces"
-          : "expected KEY=value: this line has no `=`",
+  while (pos < text.length) {
+    read(MULTILINE_WHITESPACE, () => "");
+    if (pos >= text.length) break;
+    const start = lineAt(pos);
+    try {
+      read(EXPORT, () => "");
+      let key: string | undefined;
+      if (text[pos] === "'") {
+        key = read(SINGLE_QUOTED_KEY, () => "the quote that opens the key is never closed");
+      } else if (text[pos] !== "#") {
+        key = read(UNQUOTED_KEY, () => 'expected KEY=value: there is no key before "="');
+      }
+      read(WHITESPACE, () => "");
+      let value: string | undefined;
+      let quote: string | undefined;
+      if (text[pos] === "=") {
+        read(EQUAL_SIGN, () => "");
+        quote = text[pos];
+        value = readValue(text[pos], read);
+      }
+      read(COMMENT, () => "");
+      read(END_OF_LINE, () => {
+        if (value === undefined) {
+          const lineEnd = text.indexOf("\n", pos);
+          return text.slice(pos, lineEnd === -1 ? undefined : lineEnd).includes("=")
+            ? "expected KEY=value: a key name has no spaces"
+            : 'expected KEY=value: this line has no "="';
+        }
+        return `unexpected text after the value's closing ${QUOTE_NAMES[quote!]} ` +
+          '(a comment starts with " #")';
       });
-      nextLine();
-      continue;
+      if (key !== undefined) statements.push({ line: start, key, value });
+    } catch (error) {
+      if (!(error instanceof Unparsable)) throw error;
+      statements.push({ line: start, problem: error.message });
+      read(REST_OF_LINE, () => "");
     }
-    const key = match[1];
-    pos += match[0].length;
-    const quote = source[pos];
-
-    if (quote === "'" || quote === '"' || quote === "`") {
-      const quoted = readQuoted(source, pos, quote);
-      if (quoted === undefined) {
-        problems.push({
-          line: startLine,
-          // No key in messages: the text before "=" may be a value (the caller checks names).
-          message: `the ${QUOTE_NAMES[quote]} that opens the value is never closed`,
-        });
-        // Skip only this line: the lines after it are read as entries of their own.
-        nextLine();
-        continue;
-      }
-      line += countNewlines(source, pos, quoted.end);
-      pos = quoted.end;
-      const restEnd = indexOrEnd(source, "\n", pos);
-      const rest = source.slice(pos, restEnd).trim();
-      if (rest !== "" && !rest.startsWith("#")) {
-        problems.push({
-          line,
-          message: `unexpected text after the value's closing quote (a comment starts with " #")`,
-        });
-      } else {
-        entries.push({ key, value: quoted.value, line: startLine });
-      }
-      nextLine();
-      continue;
-    }
-
-    const valueEnd = indexOrEnd(source, "\n", pos);
-    entries.push({ key, value: unquotedValue(source.slice(pos, valueEnd)), line: startLine });
-    nextLine();
   }
-  return { entries, problems };
+  return statements;
 }
 
-/** An unquoted value ends at an inline comment (`#` at its start or after a space) and is trimmed. */
-function unquotedValue(text: string): string {
-  const comment = text.startsWith("#") ? 0 : text.search(/[ \t]#/);
-  return (comment === -1 ? text : text.slice(0, comment)).trim();
-}
+const QUOTE_NAMES: Record<string, string> = { "'": "single quote", '"': "double quote" };
 
-/** Reads a quoted value starting at the opening quote; undefined when it is never closed. */
-function readQuoted(
-  source: string,
-  start: number,
-  quote: "'" | '"' | "`",
-): { value: string; end: number } | undefined {
-  let value = "";
-  for (let i = start + 1; i < source.length; i++) {
-    const char = source[i];
-    if (char === quote) return { value, end: i + 1 };
-    if (quote === '"' && char === "\\" && i + 1 < source.length) {
-      const next = source[i + 1];
-      const escaped = DOUBLE_QUOTE_ESCAPES[next];
-      // An unknown escape keeps its backslash, as shells and dotenv do.
-      value += escaped ?? char + next;
-      i++;
-      continue;
-    }
-    value += char;
+function readValue(first: string | undefined, read: (p: RegExp, why: () => string) => string) {
+  const unclosed = (quote: string) => () =>
+    `the ${QUOTE_NAMES[quote]} that opens the value is never closed`;
+  if (first === "'") {
+    return read(SINGLE_QUOTED_VALUE, unclosed(first))
+      .replace(SINGLE_QUOTE_ESCAPES, (escape) => escape[1]);
   }
-  return undefined;
-}
-
-function indexOrEnd(text: string, search: string, from: number): number {
-  const index = text.indexOf(search, from);
-  return index === -1 ? text.length : index;
-}
-
-function countNewlines(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = from; i < to; i++) if (text[i] === "\n") count++;
-  return count;
+  if (first === '"') {
+    return read(DOUBLE_QUOTED_VALUE, unclosed(first))
+      .replace(DOUBLE_QUOTE_ESCAPES, (escape) => ESCAPED[escape[1]]);
+  }
+  if (first === undefined || first === "\n") return "";
+  const part = read(UNQUOTED_VALUE, () => "");
+  const comment = part.search(INLINE_COMMENT);
+  return (comment === -1 ? part : part.slice(0, comment)).replace(TRAILING_SPACE, "");
 }
 
 /**
- * Writes entries as a dotenv text that `parse` reads back to the same keys and values: plain
- * values unquoted, values without a single quote in single quotes, values with one but without a
- * backtick in backticks (both literal), the rest in double quotes with escapes. A carriage return
- * always goes escaped in double quotes: a CRLF file reads as LF.
+ * python-dotenv's `resolve_variables` with `override=True`: each value's references take the
+ * keys defined above it. A reference to anything else would come from the environment of the
+ * machine that reads the file, so it is a problem here (a name no environment can hold reads as
+ * empty, or its default, everywhere, and is not).
  */
-export function serialize(entries: Iterable<readonly [string, string]>): string {
-  let text = "";
-  for (const [key, value] of entries) text += `${key}=${quoteValue(value)}\n`;
-  return text;
-}
-
-function quoteValue(value: string): string {
-  if (/^[A-Za-z0-9_.,:;/@+=%^*~!?$&()[\]{}<>|-]+$/.test(value)) return value;
-  if (!/['\r]/.test(value)) return `'${value}'`;
-  if (!/[`\r]/.test(value)) return `\`${value}\``;
-  const escaped = value
-    .replace(/\\/g, "\\\\")
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, "\\n")
-    .replace(/\r/g, "\\r");
-  return `"${escaped}"`;
+function resolve(statements: Statement[]): DotenvResult {
+  const result: DotenvResult = { entries: [], withoutValue: [], problems: [] };
+  const defined = new Map<string, string | undefined>();
+  for (const statement of statements) {
+    const { line } = statement;
+    if ("problem" in statement) {
+      result.problems.push({ line, message: statement.problem });
+      continue;
+    }
+    const { key, value } = statement;
+    if (value === undefined) {
+      defined.set(key, undefined);
+      result.withoutValue.push({ key, line });
+      continue;
+    }
+    const unresolved = new Set<string>();
+    const resolved = value.replace(REFERENCE, (_, name: string, fallback?: string) => {
+      if (defined.has(name)) return defined.get(name) ?? "";
+      if (name !== "" && !/[=\0]/.test(name)) unresolved.add(name);
+      return fallback ?? "";
+    });
+    for (const name of unresolved) {
+      const shown = showableKey(name) ? name : "a variable";
+      result.problems.push({
+        line,
+        message: `the value refers to ${shown}, which is not defined above this line: ` +
+          "python-dotenv would take it from the environment of the machine it runs on, which " +
+          `is never uploaded; define ${shown === name ? name : "it"} above this line, or write ` +
+          "the value itself",
+      });
+    }
+    defined.set(key, resolved);
+    result.entries.push({ key, value: resolved, line });
+  }
+  return result;
 }

@@ -1,167 +1,82 @@
+// What python-dotenv reads is tested against python-dotenv itself (tests/dotenv_reference_test.ts);
+// these are what the reference does not say: where problems are, and what they never show.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parse, serialize } from "./dotenv.ts";
-import { KEY_NAME_PATTERN } from "./schemas.ts";
+import { NOT_TEXT, parse } from "./dotenv.ts";
 
-const pairs = (text: string) => parse(text).entries.map((e) => [e.key, e.value, e.line]);
-
-Deno.test("dotenv: comments, blank lines, export and spaces around =", () => {
-  const text = [
-    "# a comment",
-    "",
-    "   ",
-    "export A=1",
-    "B = two ",
-    "  # indented comment",
-    "\tC=\t3",
-  ].join("\n");
-  assert.deepEqual(pairs(text), [["A", "1", 4], ["B", "two", 5], ["C", "3", 7]]);
-  assert.deepEqual(parse(text).problems, []);
-});
-
-Deno.test("dotenv: an inline comment needs a space before #; # inside a value is kept", () => {
-  assert.deepEqual(pairs("A=abc # note\nB=pa#ss\nC=#only-comment\nD=x\t# tab"), [
-    ["A", "abc", 1],
-    ["B", "pa#ss", 2],
-    ["C", "", 3],
-    ["D", "x", 4],
-  ]);
-});
-
-Deno.test("dotenv: single quotes are literal, double quotes take escapes", () => {
-  const text = String.raw`S='a \n $b "c" # d'
-D="line\nnext \"q\" \\ \t \x"
-E='' # empty
-F=""`;
-  assert.deepEqual(pairs(text), [
-    ["S", String.raw`a \n $b "c" # d`, 1],
-    ["D", 'line\nnext "q" \\ \t \\x', 2],
-    ["E", "", 3],
-    ["F", "", 4],
-  ]);
-});
-
-Deno.test("dotenv: backticks are literal, as the dotenv package reads them", () => {
-  const text = 'A=`it\'s "both" \\n $x # y`\nB=`two\nlines` # note\nC=``\nD=`never closed';
-  assert.deepEqual(pairs(text), [
-    ["A", `it's "both" \\n $x # y`, 1],
-    ["B", "two\nlines", 2],
-    ["C", "", 4],
-  ]);
-  assert.deepEqual(parse(text).problems, [
-    { line: 5, message: "the backtick that opens the value is never closed" },
-  ]);
-  // The serializer picks them for a value with a single quote and no backtick.
-  assert.equal(serialize([["Q", `it's "x"`]]), 'Q=`it\'s "x"`\n');
-});
-
-Deno.test("dotenv: quoted values span lines, and later lines keep their numbers", () => {
-  const text = "CERT=\"-----BEGIN-----\nabc\n-----END-----\"\nNEXT=1\nS='x\ny'\nLAST=2";
-  assert.deepEqual(pairs(text), [
-    ["CERT", "-----BEGIN-----\nabc\n-----END-----", 1],
-    ["NEXT", "1", 4],
-    ["S", "x\ny", 5],
-    ["LAST", "2", 7],
-  ]);
-});
-
-Deno.test("dotenv: CRLF files read as LF files", () => {
-  const text = 'A=1\r\nB="two\r\nlines"\r\n# c\r\nC=3 # x\r\n';
-  assert.deepEqual(pairs(text), [["A", "1", 1], ["B", "two\nlines", 2], ["C", "3", 5]]);
-});
-
-Deno.test("dotenv: every problem at once, each with its line", () => {
+Deno.test("dotenv: every problem at once, each at the line its statement starts on", () => {
   const text = [
     "GOOD=1",
     "no equals here",
     "BAD KEY=1",
     "Q='closed' trailing",
     'U="never closed',
+    "",
+    "  =no key",
+    "'unclosed key=1",
+    "R=${NOT_DEFINED}",
     "AFTER=2",
   ].join("\n");
   const { entries, problems } = parse(text);
-  assert.deepEqual(problems.map((p) => p.line), [2, 3, 4, 5]);
-  assert.match(problems[0].message, /no `=`/);
-  assert.match(problems[3].message, /never closed/);
-  // The line after an unclosed quote is still read.
-  assert.deepEqual(entries.map((e) => e.key), ["GOOD", "AFTER"]);
-  // No value is echoed in a problem.
-  for (const problem of problems) assert.ok(!problem.message.includes("closed' trailing"));
+  assert.deepEqual(problems, [
+    { line: 2, message: 'expected KEY=value: this line has no "="' },
+    { line: 3, message: "expected KEY=value: a key name has no spaces" },
+    {
+      line: 4,
+      message:
+        `unexpected text after the value's closing single quote (a comment starts with " #")`,
+    },
+    { line: 5, message: "the double quote that opens the value is never closed" },
+    { line: 7, message: 'expected KEY=value: there is no key before "="' },
+    { line: 8, message: "the quote that opens the key is never closed" },
+    {
+      line: 9,
+      message: "the value refers to NOT_DEFINED, which is not defined above this line: " +
+        "python-dotenv would take it from the environment of the machine it runs on, which is " +
+        "never uploaded; define NOT_DEFINED above this line, or write the value itself",
+    },
+  ]);
+  // The lines after an unclosed quote are read on their own.
+  assert.deepEqual(entries.map((e) => [e.key, e.line]), [["GOOD", 1], ["R", 9], ["AFTER", 10]]);
 });
 
-Deno.test("dotenv: duplicates are all returned, in order", () => {
-  assert.deepEqual(pairs("A=1\nA=2"), [["A", "1", 1], ["A", "2", 2]]);
+Deno.test("dotenv: lines are counted across quoted values and every kind of line end", () => {
+  const text = "A=\"x\ny\"\r\nB=1\rC='p\r\nq'\n\n D=2";
+  assert.deepEqual(parse(text).entries.map((e) => [e.key, e.value, e.line]), [
+    ["A", "x\ny", 1],
+    ["B", "1", 3],
+    ["C", "p\nq", 4],
+    ["D", "2", 7],
+  ]);
 });
 
-const keyArb = fc.stringMatching(KEY_NAME_PATTERN).filter((k) => k.length <= 20);
-const valueArb = fc.oneof(
-  fc.string(),
-  fc.string({ unit: "grapheme" }),
-  fc.constantFrom(
-    "",
-    " ",
-    "#",
-    " #x",
-    "'",
-    '"',
-    "`",
-    "'`",
-    "\\",
-    "\\n",
-    "\n",
-    "\r\n",
-    "a\rb",
-    "$x",
-    "a b",
-  ),
-  fc.array(fc.constantFrom("a", " ", "#", "'", '"', "`", "\\", "\n", "\r", "\t", "=", "n"))
-    .map((chars) => chars.join("")),
-);
-
-Deno.test("dotenv: serialize then parse gives back every key and value (property)", () => {
-  fc.assert(
-    fc.property(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 8 }), (entries) => {
-      const text = serialize(entries);
-      const result = parse(text);
-      assert.deepEqual(result.problems, []);
-      assert.deepEqual(result.entries.map((e) => [e.key, e.value]), entries);
-    }),
-    { numRuns: 2000 },
-  );
+Deno.test("dotenv: a reference that may be a value is not quoted", () => {
+  const token = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+  const { problems } = parse(`A=\${${token}}\n`);
+  assert.equal(problems.length, 1);
+  assert.ok(!problems[0].message.includes(token));
+  assert.match(problems[0].message, /refers to a variable, which is not defined above this line/);
 });
 
-Deno.test("dotenv: a backtick-quoted value reads back literally (property)", () => {
-  // Anything without a backtick or a carriage return (a CRLF file reads as LF).
-  const literal = valueArb.filter((v) => !/[`\r]/.test(v));
-  fc.assert(
-    fc.property(keyArb, literal, fc.constantFrom("", " # note", "  "), (key, value, after) => {
-      const result = parse(`${key}=\`${value}\`${after}\n`);
-      assert.deepEqual(result.problems, []);
-      assert.deepEqual(result.entries.map((e) => [e.key, e.value]), [[key, value]]);
-    }),
-    { numRuns: 1000 },
-  );
+Deno.test("dotenv: bytes that are not UTF-8 text, or hold NUL, are one problem", () => {
+  const bytes = (...b: number[]) => new Uint8Array(b);
+  for (const input of [bytes(0x41, 0x3d, 0xc3), bytes(0x41, 0x3d, 0x00, 0x31), "A=\0"]) {
+    assert.deepEqual(parse(input), {
+      entries: [],
+      withoutValue: [],
+      problems: [{ message: NOT_TEXT }],
+    });
+  }
+  // The BOM is kept, as python-dotenv's UTF-8 reading keeps it.
+  assert.equal(parse(bytes(0xef, 0xbb, 0xbf, 0x41, 0x3d, 0x31)).entries[0].key, "\uFEFFA");
 });
 
-Deno.test("dotenv: the round trip survives CRLF line ends (property)", () => {
-  fc.assert(
-    fc.property(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 6 }), (entries) => {
-      const text = serialize(entries).replace(/\n/g, "\r\n");
-      // CRLF inside a quoted value reads as LF, like any CRLF file.
-      const expected = entries.map(([k, v]) => [k, v.replace(/\r?\n/g, "\n")]);
-      const actual = parse(text).entries.map((e) => [e.key, e.value.replace(/\r?\n/g, "\n")]);
-      assert.deepEqual(actual, expected);
-    }),
-    { numRuns: 500 },
-  );
-});
-
-Deno.test("dotenv: parse never throws, and every problem has a line in the text (property)", () => {
+Deno.test("dotenv: parse never throws, and every problem is on a line of the text (property)", () => {
   fc.assert(
     fc.property(fc.string({ unit: "grapheme" }), (text) => {
-      const lines = text.replace(/\r\n/g, "\n").split("\n").length;
+      const lines = text.split(/\r\n?|\n/).length;
       for (const problem of parse(text).problems) {
-        assert.ok(problem.line >= 1 && problem.line <= lines);
+        assert.ok(problem.line !== undefined && problem.line >= 1 && problem.line <= lines);
       }
     }),
     { numRuns: 1000 },

@@ -28,13 +28,19 @@ export interface SecretsInput {
   name: string;
   /** `KEY=value` arguments, in order; they are positional arguments 2, 3, ... after the name. */
   pairs: readonly string[];
-  /** A dotenv text and the name to report it by (its path, or `stdin`). */
-  file?: { label: string; text: string };
+  /** A dotenv file's bytes (or text) and the name to report it by (its path, or `stdin`). */
+  file?: { label: string; text: string | Uint8Array };
   allowEmpty: boolean;
 }
 
 /** Every key once, with its value and where it came from (the first place it was given). */
 export type CheckedSecrets = Map<string, { value: string; origin: Origin }>;
+
+/** The secrets to write, and what a person should know about the input that is no problem. */
+export interface CheckedInput {
+  secrets: CheckedSecrets;
+  notes: string[];
+}
 
 export const SET_NAME_RULE = "use 1 to 63 letters, digits or hyphens";
 export const KEY_NAME_RULE =
@@ -53,12 +59,14 @@ export function setNameProblem(name: string): string | undefined {
 
 /**
  * The secrets to write, or a UsageError listing every problem: the set name, key names,
- * malformed pairs and lines, keys given twice with different values, and empty values (unless
- * `allowEmpty`). No problem ever quotes a value, nor a key that may be one (see names.ts): an
- * invalid key, or a token followed by `=` padding, is reported by where it came from alone.
+ * malformed pairs, the file's problems (see dotenv.ts), keys given twice with different values,
+ * and empty values (unless `allowEmpty`). No problem ever quotes a value, nor a key that may be
+ * one (see names.ts): an invalid key, or a token followed by `=` padding, is reported by where it
+ * came from alone. The file's values are the ones python-dotenv gives the bot.
  */
-export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
+export function checkSecretsInput(input: SecretsInput): CheckedInput {
   const problems: string[] = [];
+  const notes: string[] = [];
   const nameProblem = setNameProblem(input.name);
   if (nameProblem) problems.push(nameProblem);
 
@@ -67,6 +75,14 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
   let count = 0;
   const add = (key: string, value: string, origin: Origin, remove: string) => {
     count++;
+    if (key.startsWith("\uFEFF") && KEY_NAME_PATTERN.test(key.slice(1))) {
+      problems.push(
+        `${origin}: the file starts with a byte order mark, which python-dotenv reads as part ` +
+          "of the first key, so the bot would not see it under its name; save the file as UTF-8 " +
+          "without a BOM",
+      );
+      return;
+    }
     if (!KEY_NAME_PATTERN.test(key)) {
       problems.push(`${origin}: what comes before "=" is not a key name (${KEY_NAME_RULE})`);
       return;
@@ -106,15 +122,21 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
     const { label, text } = input.file;
     const parsed = parseDotenv(text);
     const lines = [
-      ...parsed.problems.map((problem) => ({ line: problem.line, problem })),
+      ...parsed.problems.map((problem) => ({ line: problem.line ?? 0, problem })),
       ...parsed.entries.map((entry) => ({ line: entry.line, entry })),
     ].sort((a, b) => a.line - b.line);
     for (const item of lines) {
-      const origin = `${label}:${item.line}`;
+      const origin = item.line ? `${label}:${item.line}` : label;
       if ("problem" in item) {
         count++;
         problems.push(`${origin}: ${item.problem.message}`);
       } else add(item.entry.key, item.entry.value, origin, "delete the line");
+    }
+    for (const { line } of parsed.withoutValue) {
+      notes.push(
+        `${label}:${line} has a key without "=", for which python-dotenv sets nothing; ` +
+          "nothing is sent for it.",
+      );
     }
   }
 
@@ -129,7 +151,7 @@ export function checkSecretsInput(input: SecretsInput): CheckedSecrets {
       { problems, hint: "fix them and run the command again." },
     );
   }
-  return secrets;
+  return { secrets, notes };
 }
 
 /** What the API client must offer `set`, `diff` and `image-pull-secret`. */

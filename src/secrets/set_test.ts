@@ -17,10 +17,11 @@ function problemsOf(fn: () => unknown): readonly string[] {
 }
 
 Deno.test("set input: pairs and a file merge; the same value twice is fine", () => {
-  const secrets = check({
+  const { secrets, notes } = check({
     pairs: ["A=1", "B=two words", "C=x=y"],
     file: { label: ".env", text: "D=4\nA=1\n" },
   });
+  assert.deepEqual(notes, []);
   assert.deepEqual([...secrets].map(([k, v]) => [k, v.value, v.origin]), [
     ["A", "1", "argument 2"],
     ["B", "two words", "argument 3"],
@@ -43,7 +44,7 @@ Deno.test("set input: every problem at once, each naming its source, no value qu
     'argument 3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
     "argument 5: E is empty: fill it in, or drop the argument if the bot does not need it (--allow-empty stores it empty)",
     "prod.env:1: A is also given at argument 4, with another value",
-    "prod.env:2: expected KEY=value: this line has no `=`",
+    'prod.env:2: expected KEY=value: this line has no "="',
     "prod.env:4: LATE is empty: fill it in, or delete the line if the bot does not need it (--allow-empty stores it empty)",
   ]);
   const text = problems.join("\n");
@@ -51,7 +52,7 @@ Deno.test("set input: every problem at once, each naming its source, no value qu
 });
 
 Deno.test("set input: --allow-empty lets an empty value through; nothing at all is a problem", () => {
-  assert.equal(check({ pairs: ["E="], allowEmpty: true }).get("E")?.value, "");
+  assert.equal(check({ pairs: ["E="], allowEmpty: true }).secrets.get("E")?.value, "");
   assert.deepEqual(problemsOf(() => check({})), [
     "no secrets given: pass KEY=value arguments or --file .env",
   ]);
@@ -86,7 +87,7 @@ Deno.test("set input: text that may be a value is never quoted, nor made a key",
       ...[1, 2].map((n) =>
         `.env:${n}: this reads as a value ending in "=" padding, not as KEY=value; give the key too (KEY=value)`
       ),
-      '.env:3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
+      ".env:3: the quote that opens the key is never closed",
     ]);
     const text = problems.join("\n");
     for (const token of Object.values(tokens)) {
@@ -104,4 +105,29 @@ Deno.test("set input: text that may be a value is never quoted, nor made a key",
   assert.deepEqual(problemsOf(() => check({ pairs: ["aB3xYz9Qw=1", "aB3xYz9Qw=2"] })), [
     "argument 3: the key is also given at argument 2, with another value",
   ]);
+});
+
+Deno.test("set input: the file's values are python-dotenv's; a key without = is a note", () => {
+  const { secrets, notes } = check({
+    file: { label: ".env", text: "HOST=example.org\nURL=https://${HOST}/v1\nDEBUG\n" },
+  });
+  assert.deepEqual([...secrets].map(([k, v]) => [k, v.value]), [
+    ["HOST", "example.org"],
+    ["URL", "https://example.org/v1"],
+  ]);
+  assert.deepEqual(notes, [
+    '.env:3 has a key without "=", for which python-dotenv sets nothing; nothing is sent for it.',
+  ]);
+});
+
+Deno.test("set input: a byte order mark, and a file that is not text, are named", () => {
+  assert.deepEqual(problemsOf(() => check({ file: { label: ".env", text: "\uFEFFA=1\n" } })), [
+    ".env:1: the file starts with a byte order mark, which python-dotenv reads as part of the first key, so the bot would not see it under its name; save the file as UTF-8 without a BOM",
+  ]);
+  for (const bytes of [[0x41, 0x3d, 0xff, 0x0a], [0x41, 0x3d, 0x00, 0x0a]]) {
+    assert.deepEqual(
+      problemsOf(() => check({ file: { label: "bin", text: new Uint8Array(bytes) } })),
+      ["bin: not a text file: a dotenv file is UTF-8 text without NUL bytes"],
+    );
+  }
 });

@@ -1,5 +1,6 @@
 /** Reading secrets from a file or stdin, and `--wait` with a spinner: shared by the secrets commands. */
 import { CancelledError, UsageError } from "../../../errors.ts";
+import { printNote } from "../../output.ts";
 import type { CheckedSecrets, SecretsApi } from "../../../secrets/set.ts";
 import type { SecretSetDetail } from "../../../secrets/schemas.ts";
 
@@ -7,7 +8,8 @@ export const fileArg = {
   file: {
     type: "string",
     short: "f",
-    description: "A dotenv file of KEY=value lines; `-` reads stdin (a pipe, not a terminal)",
+    description:
+      "A dotenv file, read as the bot's python-dotenv reads it; `-` reads stdin (a pipe, not a terminal)",
   },
 } as const;
 
@@ -24,17 +26,28 @@ export async function readSecretsInput(
   if (name === undefined) throw new UsageError("missing the set name.", { hint: options.usage });
   const { checkSecretsInput } = await import("../../../secrets/set.ts");
   const text = file === undefined ? undefined : await readSecretsFile(file);
-  const secrets = checkSecretsInput({ name, pairs, file: text, allowEmpty: options.allowEmpty });
+  const { secrets, notes } = checkSecretsInput({
+    name,
+    pairs,
+    file: text,
+    allowEmpty: options.allowEmpty,
+  });
+  for (const note of notes) printNote(note);
   return { name, secrets };
 }
 
 /** More than any real .env; a pipe that never ends is refused rather than read forever. */
 const MAX_INPUT_BYTES = 1024 * 1024;
 
-/** The dotenv text of `--file PATH`, or of stdin for `-`, labelled as problems will name it. */
-export async function readSecretsFile(path: string): Promise<{ label: string; text: string }> {
+/**
+ * The bytes of `--file PATH`, or of stdin for `-`, labelled as problems will name it: the core
+ * decodes them as python-dotenv would, and says when they are not text.
+ */
+export async function readSecretsFile(
+  path: string,
+): Promise<{ label: string; text: Uint8Array }> {
   if (path === "-") {
-    const text = await readStdin("the secrets", {
+    const text = await readStdinBytes("the secrets", {
       hint: "pipe them in (`--file - < .env`), or name the file (`--file .env`).",
     });
     return { label: "stdin", text };
@@ -45,12 +58,17 @@ export async function readSecretsFile(path: string): Promise<{ label: string; te
     if (info.size > MAX_INPUT_BYTES) {
       throw new UsageError(`--file ${path} is over ${MAX_INPUT_BYTES} bytes.`);
     }
-    return { label: path, text: await Deno.readTextFile(path) };
+    return { label: path, text: await Deno.readFile(path) };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (error instanceof Deno.errors.NotFound) {
+      const nearby = await findNearby(path);
       throw new UsageError(`--file ${path}: no such file.`, {
-        hint: path.endsWith(".env") ? "copy .env.example to .env and fill it in." : undefined,
+        hint: nearby
+          ? `there is one at ${nearby}: run the command from the directory you meant, or give that path.`
+          : path.endsWith(".env")
+          ? "copy .env.example to .env and fill it in."
+          : undefined,
       });
     }
     throw new UsageError(`--file ${path} cannot be read: ${(error as Error).message}`);
@@ -63,6 +81,11 @@ export async function readSecretsFile(path: string): Promise<{ label: string; te
  * prompt looks hung. A hidden prompt is the way to type a secret; `hint` names the alternatives.
  */
 export async function readStdin(what: string, options: { hint: string }): Promise<string> {
+  return new TextDecoder().decode(await readStdinBytes(what, options));
+}
+
+/** `readStdin`'s bytes, undecoded. */
+async function readStdinBytes(what: string, options: { hint: string }): Promise<Uint8Array> {
   if (Deno.stdin.isTerminal()) {
     throw new UsageError(
       `cannot read ${what} from stdin: it is a terminal, which would show what you type.`,
@@ -76,7 +99,36 @@ export async function readStdin(what: string, options: { hint: string }): Promis
     if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is over ${MAX_INPUT_BYTES} bytes.`);
     chunks.push(chunk);
   }
-  return await new Blob(chunks as BlobPart[]).text();
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+}
+
+/**
+ * A file named like the missing `path` in the current directory, the one above, or one below:
+ * where it is when the command was run one directory off (`--file server/.env` from inside
+ * `server/`, or `--file .env` from the project above it).
+ */
+async function findNearby(path: string): Promise<string | undefined> {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const candidates = [base, `../${base}`];
+  try {
+    for await (const entry of Deno.readDir(".")) {
+      if (entry.isDirectory) candidates.push(`${entry.name}/${base}`);
+    }
+  } catch {
+    // An unreadable directory has no candidates below it.
+  }
+  for (const candidate of candidates) {
+    if (candidate !== path && await isFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
 }
 
 export const waitArgs = {
