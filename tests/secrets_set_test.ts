@@ -211,6 +211,30 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
     ) assert.match(result.stderr, expected);
     assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
 
+    // A reference python-dotenv would fill from this machine's environment is refused, though the
+    // variable is set here; a file that is not text is one problem, not one per line.
+    const referring = join(dir, "ref.env");
+    await Deno.writeTextFile(referring, "A=1\nB=${A}\nC=${FROM_MY_SHELL}\n");
+    const binary = join(dir, "binary");
+    await Deno.writeFile(
+      binary,
+      new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1, 10, 0x41, 0x3d, 10]),
+    );
+    for (
+      const [path, problem] of [[referring, /ref\.env:3: the value refers to FROM_MY_SHELL/], [
+        binary,
+        /binary: not a text file/,
+      ]] as const
+    ) {
+      const refused = await server.run(["cloud", "secrets", "set", "app", "-f", path], {
+        env: { ...apiEnv(server, key), FROM_MY_SHELL: VALUES.spaced },
+      });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /^error: 1 problem; nothing was sent\.$/m);
+      assert.match(refused.stderr, problem);
+    }
+    assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets")).body, { sets: [] });
+
     // --allow-empty lets the empty one through.
     const allowed = await cli(server, key, [
       "cloud",
@@ -615,6 +639,11 @@ Deno.test("the secrets command of a freshly scaffolded quickstart's README runs 
       !drop.some(([, name]) => line === `${name}=`)
     ).join("\n");
     await Deno.writeTextFile(join(project, "server/.env"), fill(followed));
+    // Run from inside server/, where the README's previous step leaves the user: the file is
+    // named where it is, and nothing is sent.
+    const inside = await cli(server, key, args, { cwd: join(project, "server") });
+    assert.equal(inside.code, 2, inside.stderr);
+    assert.match(inside.stderr, /--file server\/\.env: no such file\.\n.*there is one at \.env:/);
     const result = await cli(server, key, args, { cwd: project });
     assert.equal(result.code, 0, result.stderr);
     const set = await detail(server, key, "voicebot-quickstart-secrets");

@@ -231,7 +231,8 @@ function resolve(statements: Statement[]): DotenvResult {
       });
     }
     defined.set(key, resolved);
-    result.entries.push({ key, value: resolved, line });
+    // A value with a problem is not read: its problem says all there is to say about it.
+    if (unresolved.size === 0) result.entries.push({ key, value: resolved, line });
   }
   return result;
 }
