@@ -290,10 +290,10 @@ Deno.test("set: overwrite and --replace need --yes without a terminal; --dry-run
       name: "app",
       region: "us-west",
       isNew: false,
-      create: ["E"],
-      overwrite: ["A"],
+      created: ["E"],
+      updated: ["A"],
       unchanged: [],
-      remove: ["B", "C", "D"],
+      removed: ["B", "C", "D"],
       replace: true,
     });
     const plain = await set("A=9", "--dry-run");
@@ -311,6 +311,42 @@ Deno.test("set: overwrite and --replace need --yes without a terminal; --dry-run
     assert.deepEqual(Object.keys(outcome.set).sort(), ["name", "region", "status", "type"]);
     assert.deepEqual((await detail(server, key, "app")).keys, ["A", "E"]);
     assert.equal((await set("A=10", "-s")).code, 0, "-s skips the confirmation too");
+  });
+});
+
+Deno.test("set: --dry-run and the write report the same keys; a write that changes nothing says so", async () => {
+  await withServer(async (server, key) => {
+    const set = (...args: string[]) =>
+      cli(server, key, ["cloud", "secrets", "set", "app", ...args]);
+    const lists = (result: CliResult) => {
+      assert.equal(result.code, 0, result.stderr);
+      const json = JSON.parse(result.stdout);
+      return [json.created, json.updated, json.unchanged, json.removed];
+    };
+    assert.equal((await set("A=1", "B=2", "--wait")).code, 0);
+    const before = await detail(server, key, "app");
+
+    const args = ["A=1", "B=3", "C=4", "--yes", "--json", "--wait"];
+    const planned = lists(await set(...args, "--dry-run"));
+    assert.deepEqual(planned, [["C"], ["B"], ["A"], []]);
+    assert.deepEqual(lists(await set(...args)), planned);
+    // The unchanged key was left as it was: not written again.
+    const after = await detail(server, key, "app");
+    const writtenAt = (set: typeof before, name: string) =>
+      set.keyDetails.find((k: { key: string }) => k.key === name).writtenAt;
+    assert.equal(writtenAt(after, "A"), writtenAt(before, "A"));
+    assert.notEqual(writtenAt(after, "B"), writtenAt(before, "B"));
+
+    // Nothing to change: said in so many words, and the ready set is not provisioned again.
+    const dry = await set("A=1", "B=3", "--dry-run");
+    assert.match(dry.stdout, /would:\n {2}unchanged {2}A, B\n$/);
+    const same = await set("A=1", "B=3");
+    assert.equal(same.code, 0, same.stderr);
+    assert.match(
+      same.stderr,
+      /Nothing to change in secret set "app" in us-west: A, B already hold these values\. Status: ready\./,
+    );
+    assert.deepEqual((await detail(server, key, "app")).keyDetails, after.keyDetails);
   });
 });
 

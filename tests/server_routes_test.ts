@@ -323,7 +323,7 @@ backendTest(
 // --- PUT /secrets/{name} ---
 
 backendTest(
-  "PUT: 201 on create, 200 on update, with created and updated keys; replace",
+  "PUT: 201 on create, 200 on update, with created, updated and unchanged keys; replace",
   async (backend) => {
     await using t = await testApp(backend);
     const created = await t.json("PUT", "/v1/secrets/app", {
@@ -334,12 +334,16 @@ backendTest(
       set: { name: "app", type: "secret", region: "us-east", status: "pending" },
       created: ["A", "B"],
       updated: [],
+      unchanged: [],
     });
-    const merged = await t.json("PUT", "/v1/secrets/app", { body: secrets({ B: "3", C: "4" }) });
+    const merged = await t.json("PUT", "/v1/secrets/app", {
+      body: secrets({ A: "1", B: "3", C: "4" }),
+    });
     assert.equal(merged.status, 200);
-    assert.deepEqual([merged.body.created, merged.body.updated, merged.body.set.region], [["C"], [
-      "B",
-    ], "us-east"]);
+    assert.deepEqual(
+      [merged.body.created, merged.body.updated, merged.body.unchanged, merged.body.set.region],
+      [["C"], ["B"], ["A"], "us-east"],
+    );
     const replaced = await t.json("PUT", "/v1/secrets/app", {
       body: secrets({ D: "5" }, { replace: true }),
     });

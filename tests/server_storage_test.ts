@@ -4,6 +4,7 @@ import { ApiError } from "../src/server/errors.ts";
 import { openStorage } from "../src/server/serve.ts";
 import type {
   ImagePullSecretWrite,
+  ProvisionResult,
   SecretsWrite,
   Storage,
   WriteRules,
@@ -238,6 +239,7 @@ backendTest(
         setCreated: true,
         created: ["A", "b"],
         updated: [],
+        unchanged: [],
       });
       const merged = await storage.putSecrets(
         orgId,
@@ -254,6 +256,72 @@ backendTest(
       );
       assert.deepEqual([replaced.created, replaced.updated], [["D"], ["C"]]);
       assert.deepEqual((await storage.getSet(orgId, "app"))?.keys, ["C", "D"]);
+    });
+  },
+);
+
+backendTest(
+  "a key written with the bytes it was read as is unchanged, and kept as it was; a write since makes it updated",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      const write = (values: [string, Uint8Array][], sameAs: [string, Uint8Array][], now: number) =>
+        storage.putSecrets(
+          orgId,
+          { ...secretsWrite("app", values), sameAs: new Map(sameAs) },
+          rules({ now }),
+        );
+      await write([["A", bytes("a1")], ["B", bytes("b1")]], [], 1_000);
+      const read = new Map((await storage.getSet(orgId, "app"))!.values.map((v) => [v.key, v]));
+      // B was replaced by another write after it was read: the bytes differ, so it is updated.
+      await write([["B", bytes("b2")]], [], 2_000);
+      const outcome = await write(
+        [["A", bytes("a1 sealed again")], ["B", bytes("b1 sealed again")], ["C", bytes("c")]],
+        [["A", read.get("A")!.sealed], ["B", read.get("B")!.sealed]],
+        3_000,
+      );
+      assert.deepEqual([outcome.created, outcome.updated, outcome.unchanged], [["C"], ["B"], [
+        "A",
+      ]]);
+      const stored = (await storage.getSet(orgId, "app"))!.values;
+      assert.deepEqual(
+        stored.map((v) => [v.key, v.writtenAt, new TextDecoder().decode(v.sealed)]),
+        [["A", 1_000, "a1"], ["B", 3_000, "b1 sealed again"], ["C", 3_000, "c"]],
+      );
+    });
+  },
+);
+
+backendTest(
+  "a write that changes no key leaves the set as it is, unless it failed",
+  async (backend) => {
+    await withStorage(backend, async (storage, orgId) => {
+      await storage.putSecrets(orgId, secretsWrite("app", [["A", bytes("1")]]), rules());
+      const sealed = (await storage.getSet(orgId, "app"))!.values[0].sealed;
+      const provision = async (result: ProvisionResult) => {
+        const [set] = await storage.pendingSets(Date.now() + 1, 10);
+        await storage.finishProvisioning([{ set, result }]);
+      };
+      await provision({ status: "ready" });
+      const again = () =>
+        storage.putSecrets(
+          orgId,
+          { ...secretsWrite("app", [["A", bytes("1 again")]]), sameAs: new Map([["A", sealed]]) },
+          rules(),
+        );
+      const outcome = await again();
+      assert.deepEqual(outcome, {
+        set: { name: "app", type: "secret", region: "us-west", status: "ready" },
+        setCreated: false,
+        created: [],
+        updated: [],
+        unchanged: ["A"],
+      });
+      assert.deepEqual(await storage.pendingSets(Date.now() + 1, 10), []);
+      // A failed set is provisioned again: writing it again is how a user retries.
+      await storage.putSecrets(orgId, secretsWrite("app", [["B", bytes("2")]]), rules());
+      await provision({ status: "failed", errorMessage: "no capacity" });
+      const retried = await again();
+      assert.deepEqual([retried.set.status, retried.unchanged], ["pending", ["A"]]);
     });
   },
 );

@@ -152,6 +152,10 @@ export const PutSecretSetResponse = z
       description: "Keys that did not exist before this write.",
     }),
     updated: z.array(z.string()).meta({ description: "Keys whose values this write replaced." }),
+    unchanged: z.array(z.string()).optional().meta({
+      description: "Keys written with the value they already held, left as they were. " +
+        "voicebot's server always sends it; a client reads its absence as none.",
+    }),
   })
   .meta({ id: "PutSecretSetResponse" });
 export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;

@@ -167,13 +167,17 @@ export interface SetPlan {
   region: string;
   /** True when the set does not exist yet. */
   isNew: boolean;
-  create: string[];
+  /**
+   * Keys the set does not hold yet. These lists have the names of the write's response
+   * (PutSecretSetResponse), so that a dry run and the write report in the same terms.
+   */
+  created: string[];
   /** Stored keys given another value. */
-  overwrite: string[];
+  updated: string[];
   /** Stored keys given the value they hold already (told by the fingerprints). */
   unchanged: string[];
   /** With `replace`: the keys that will be gone. */
-  remove: string[];
+  removed: string[];
   replace: boolean;
 }
 
@@ -199,10 +203,10 @@ export async function planSet(
     name,
     region,
     isNew: !existing,
-    create: having("only-local"),
-    overwrite: having("different"),
+    created: having("only-local"),
+    updated: having("different"),
     unchanged: having("same"),
-    remove: options.replace ? having("only-remote") : [],
+    removed: options.replace ? having("only-remote") : [],
     replace: options.replace,
   };
 }

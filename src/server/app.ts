@@ -289,11 +289,33 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         await vault.seal(value, valueContext(orgId, name, key)),
       ]),
     );
+    const sameAs = await storedEqualValues(orgId, name, body.secrets);
     return await storage.putSecrets(
       orgId,
-      { name, region: body.region, values, replace: body.replace ?? false },
+      { name, region: body.region, values, replace: body.replace ?? false, sameAs },
       writeRules(),
     );
+  }
+
+  /**
+   * The stored values of `name` equal to those written, by the sealed bytes they were read as:
+   * the write's transaction leaves such a key as it is (unchanged) when its bytes are still these.
+   * Values are sealed with a fresh nonce, so only opening them tells equal ones.
+   */
+  async function storedEqualValues(
+    orgId: string,
+    name: string,
+    secrets: Record<string, string>,
+  ): Promise<Map<string, Uint8Array>> {
+    const stored = await storage.getSet(orgId, name);
+    const same = new Map<string, Uint8Array>();
+    if (stored?.type !== "secret") return same;
+    await Promise.all(stored.values.map(async ({ key, sealed }) => {
+      if (!Object.hasOwn(secrets, key)) return;
+      const value = await vault.open(sealed, valueContext(orgId, name, key));
+      if (value === secrets[key]) same.set(key, sealed);
+    }));
+    return same;
   }
 
   async function putImagePullSecret(

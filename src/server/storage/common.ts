@@ -3,8 +3,9 @@
  * state the transaction sees) and the mapping from a row to the API's shape.
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
+import { sameHash } from "../crypto.ts";
 import { conflict, validationError } from "../errors.ts";
-import type { PendingSet, StoredSet, StoredValue, WriteRules } from "./types.ts";
+import type { PendingSet, SecretsWrite, StoredSet, StoredValue, WriteRules } from "./types.ts";
 
 export interface SetRow {
   name: string;
@@ -36,11 +37,8 @@ export function newOrganizationId(): string {
   return "org_" + crypto.getRandomValues(new Uint8Array(8)).toHex();
 }
 
-/** The set as it stands before a write, as far as the rules need it. */
-export interface Existing {
-  type: string;
-  region: string;
-}
+/** The set as it stands before a write. */
+export type Existing = SetRow;
 
 /** Decides the region of a write and refuses one that changes a set's type or region. */
 export function checkSetWrite(
@@ -75,23 +73,67 @@ export function checkSetWrite(
   return requestedRegion ?? rules.defaultRegion;
 }
 
-/** Splits the written keys into created and updated, and enforces the keys-per-set limit. */
+/** What a write of secrets does to each key. */
+export interface KeysPlan {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  /** With `replace`: the stored keys not written. */
+  removed: string[];
+}
+
+/**
+ * Splits the written keys into created, updated and unchanged (see SecretsWrite.sameAs), lists
+ * the keys `replace` removes, and enforces the keys-per-set limit. `existing` is each stored
+ * key's sealed value, as the write's transaction reads it.
+ */
 export function planKeys(
-  writtenKeys: string[],
-  existingKeys: ReadonlySet<string>,
-  replace: boolean,
+  write: SecretsWrite,
+  existing: ReadonlyMap<string, Uint8Array>,
   rules: WriteRules,
-): { created: string[]; updated: string[] } {
-  const created = writtenKeys.filter((key) => !existingKeys.has(key)).sort();
-  const updated = writtenKeys.filter((key) => existingKeys.has(key)).sort();
-  const total = replace ? writtenKeys.length : existingKeys.size + created.length;
+): KeysPlan {
+  const writtenKeys = write.values.map(([key]) => key);
+  const isSame = (key: string) => {
+    const stored = existing.get(key);
+    const opened = write.sameAs?.get(key);
+    return stored !== undefined && opened !== undefined && sameHash(stored, opened);
+  };
+  const created = writtenKeys.filter((key) => !existing.has(key)).sort();
+  const updated = writtenKeys.filter((key) => existing.has(key) && !isSame(key)).sort();
+  const unchanged = writtenKeys.filter(isSame).sort();
+  const written = new Set(writtenKeys);
+  const removed = write.replace ? [...existing.keys()].filter((key) => !written.has(key)) : [];
+  const total = write.replace ? writtenKeys.length : existing.size + created.length;
   if (total > rules.maxKeysPerSet) {
     throw validationError("Too many keys.", [{
       field: "secrets",
       message: `the set would hold ${total} keys; at most ${rules.maxKeysPerSet} are allowed`,
     }]);
   }
-  return { created, updated };
+  return { created, updated, unchanged, removed: removed.sort() };
+}
+
+/**
+ * The set a write of secrets leaves when it changes no key of an existing set (every key written
+ * unchanged, none removed): the set as it stands, not provisioned again. Undefined when the write
+ * changes something, or when the set failed (writing it again is how a user retries).
+ */
+export function unchangedSet(
+  existing: Existing | undefined,
+  keys: KeysPlan,
+): StoredSet | undefined {
+  const changes = keys.created.length + keys.updated.length + keys.removed.length;
+  if (!existing || changes > 0 || existing.status === "failed") return undefined;
+  return toStoredSet(existing);
+}
+
+/** The values a write stores: those it creates or updates (an unchanged one keeps its row). */
+export function valuesToWrite(
+  write: SecretsWrite,
+  keys: Pick<KeysPlan, "unchanged">,
+): [string, Uint8Array][] {
+  const unchanged = new Set(keys.unchanged);
+  return write.values.filter(([key]) => !unchanged.has(key));
 }
 
 /** A pending set from a row of either backend (bytes, and numbers that may come as strings). */

@@ -18,6 +18,8 @@ import {
   toPendingSet,
   toStoredSet,
   toStoredValue,
+  unchangedSet,
+  valuesToWrite,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -183,23 +185,28 @@ export class PostgresStorage implements Storage {
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
       const { existing, region } = await placeSet(tx, orgId, write, "secret", rules);
-      const existingKeys = new Set(existing ? await keysOf(tx, orgId, write.name) : []);
-      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+      const stored = new Map(existing ? await sealedValues(tx, orgId, write.name) : []);
+      const { removed, ...keys } = planKeys(write, stored, rules);
+      const unchanged = unchangedSet(existing, { removed, ...keys });
+      if (unchanged) return { set: unchanged, setCreated: false, ...keys };
       const set = { type: "secret", region, host: null, credentials: null };
       await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
-      if (write.replace) {
-        await tx`DELETE FROM secret_values WHERE org_id = ${orgId} AND set_name = ${write.name}`;
+      if (removed.length) {
+        await tx`DELETE FROM secret_values
+          WHERE org_id = ${orgId} AND set_name = ${write.name} AND key IN ${tx(removed)}`;
       }
-      const rows = write.values.map(([key, value]) => ({
+      const rows = valuesToWrite(write, keys).map(([key, value]) => ({
         org_id: orgId,
         set_name: write.name,
         key,
         value,
         written_at: rules.now,
       }));
-      await tx`INSERT INTO secret_values ${tx(rows)}
-        ON CONFLICT (org_id, set_name, key)
-        DO UPDATE SET value = excluded.value, written_at = excluded.written_at`;
+      if (rows.length) {
+        await tx`INSERT INTO secret_values ${tx(rows)}
+          ON CONFLICT (org_id, set_name, key)
+          DO UPDATE SET value = excluded.value, written_at = excluded.written_at`;
+      }
       return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
     });
   }
@@ -219,7 +226,7 @@ export class PostgresStorage implements Storage {
       };
       await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
       const summary = pendingSummary(write.name, set.type, region);
-      return { set: summary, setCreated: !existing, created: [], updated: [] };
+      return { set: summary, setCreated: !existing, created: [], updated: [], unchanged: [] };
     });
   }
 
@@ -276,9 +283,8 @@ export class PostgresStorage implements Storage {
 }
 
 async function existingSet(sql: Sql, orgId: string, name: string): Promise<Existing | undefined> {
-  const [row] = await sql<
-    Existing[]
-  >`SELECT type, region FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
+  const [row] = await sql<Existing[]>`SELECT name, type, region, status, error_message
+    FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
   return row;
 }
 
@@ -303,10 +309,14 @@ async function countSets(sql: Sql, orgId: string): Promise<number> {
   return n;
 }
 
-async function keysOf(sql: Sql, orgId: string, name: string): Promise<string[]> {
-  const rows = await sql`SELECT key FROM secret_values
-    WHERE org_id = ${orgId} AND set_name = ${name} ORDER BY key COLLATE "C"`;
-  return rows.map((row) => row.key);
+async function sealedValues(
+  sql: Sql,
+  orgId: string,
+  name: string,
+): Promise<[string, Uint8Array][]> {
+  const rows = await sql`SELECT key, value FROM secret_values
+    WHERE org_id = ${orgId} AND set_name = ${name}`;
+  return rows.map((row) => [row.key, row.value]);
 }
 
 async function writeSet(

@@ -20,6 +20,8 @@ import {
   toPendingSet,
   toStoredSet,
   toStoredValue,
+  unchangedSet,
+  valuesToWrite,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -278,13 +280,13 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  private keysOf(orgId: string, name: string): string[] {
-    return this.sql("SELECT key FROM secret_values WHERE org_id = ? AND set_name = ? ORDER BY key")
-      .all(orgId, name).map((row) => row.key as string);
+  private sealedValues(orgId: string, name: string): [string, Uint8Array][] {
+    return this.sql("SELECT key, value FROM secret_values WHERE org_id = ? AND set_name = ?")
+      .all(orgId, name).map((row) => [row.key as string, row.value as Uint8Array]);
   }
 
   private existing(orgId: string, name: string): Existing | undefined {
-    return this.sql("SELECT type, region FROM secret_sets WHERE org_id = ? AND name = ?")
+    return this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? AND name = ?`)
       .get(orgId, name) as Existing | undefined;
   }
 
@@ -338,22 +340,22 @@ export class SqliteStorage implements Storage {
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.write(orgId, () => {
       const { existing, region } = this.placeSet(orgId, write, "secret", rules);
-      const existingKeys = new Set(existing ? this.keysOf(orgId, write.name) : []);
-      const keys = planKeys(write.values.map(([key]) => key), existingKeys, write.replace, rules);
+      const stored = new Map(existing ? this.sealedValues(orgId, write.name) : []);
+      const { removed, ...keys } = planKeys(write, stored, rules);
+      const unchanged = unchangedSet(existing, { removed, ...keys });
+      if (unchanged) return { set: unchanged, setCreated: false, ...keys };
       const set = { type: "secret", region, host: null, credentials: null };
       this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
-      if (write.replace) {
-        this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(
-          orgId,
-          write.name,
-        );
-      }
+      const remove = this.sql(
+        "DELETE FROM secret_values WHERE org_id = ? AND set_name = ? AND key = ?",
+      );
+      for (const key of removed) remove.run(orgId, write.name, key);
       const upsert = this.sql(
         `INSERT INTO secret_values (org_id, set_name, key, value, written_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (org_id, set_name, key)
          DO UPDATE SET value = excluded.value, written_at = excluded.written_at`,
       );
-      for (const [key, value] of write.values) {
+      for (const [key, value] of valuesToWrite(write, keys)) {
         upsert.run(orgId, write.name, key, value, rules.now);
       }
       return {
@@ -379,7 +381,7 @@ export class SqliteStorage implements Storage {
       };
       this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
       const summary = pendingSummary(write.name, set.type, region);
-      return { set: summary, setCreated: !existing, created: [], updated: [] };
+      return { set: summary, setCreated: !existing, created: [], updated: [], unchanged: [] };
     });
   }
 

@@ -32,6 +32,12 @@ export interface SecretsWrite {
   values: [string, Uint8Array][];
   /** True: the set's keys become exactly `values`; false: they are merged in. */
   replace: boolean;
+  /**
+   * Keys whose stored value the caller opened and found equal to the one written, with the sealed
+   * bytes it opened. Where the stored bytes are still these, the key is left as it is and
+   * reported unchanged; where another write replaced them since, it is written and updated.
+   */
+  sameAs?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface ImagePullSecretWrite {
@@ -57,6 +63,8 @@ export interface WriteOutcome {
   setCreated: boolean;
   created: string[];
   updated: string[];
+  /** Keys written with the value they held: left as they were. */
+  unchanged: string[];
 }
 
 /** A set waiting for the provisioner. `generation` changes with every write to the set. */

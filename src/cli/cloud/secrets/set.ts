@@ -60,7 +60,7 @@ export default define({
       else console.log(describePlan(plan, "would"));
       return;
     }
-    const destructive = plan.overwrite.length > 0 || plan.remove.length > 0;
+    const destructive = plan.updated.length > 0 || plan.removed.length > 0;
     const skip = values.skip || values.yes;
     if (!skip && isInteractive()) {
       console.error(describePlan(plan, "will"));
@@ -68,7 +68,7 @@ export default define({
     } else if (!skip && destructive) {
       throw new UsageError(
         `this would ${
-          plan.remove.length ? "remove" : "overwrite"
+          plan.removed.length ? "remove" : "overwrite"
         } keys of "${name}", which needs a confirmation, and there is no terminal to ask on.`,
         {
           problems: describePlan(plan, "would").split("\n").slice(1).map((line) => line.trim()),
@@ -78,13 +78,19 @@ export default define({
     }
 
     const outcome = await applySet(api, plan, secrets);
-    const parts = [
-      outcome.created.length ? `created ${outcome.created.join(", ")}` : "",
-      outcome.updated.length ? `updated ${outcome.updated.join(", ")}` : "",
-      plan.remove.length ? `removed ${plan.remove.join(", ")}` : "",
-    ].filter(Boolean);
-    const written = `${plan.isNew ? "created" : "updated"} secret set "${name}" in ${plan.region}` +
-      (parts.length ? ` (${parts.join("; ")})` : "");
+    // The same lists as --dry-run's; a server without `unchanged` reports none.
+    const report = {
+      created: outcome.created,
+      updated: outcome.updated,
+      unchanged: outcome.unchanged ?? [],
+      removed: plan.removed,
+    };
+    const parts = Object.entries(report)
+      .filter(([, keys]) => keys.length)
+      .map(([what, keys]) => `${what} ${keys.join(", ")}`);
+    const changes = report.created.length + report.updated.length + report.removed.length;
+    const verb = plan.isNew ? "created" : changes ? "updated" : "changed nothing in";
+    const written = `${verb} secret set "${name}" in ${plan.region} (${parts.join("; ")})`;
     let set = outcome.set;
     if (values.wait) {
       set = summaryOf(
@@ -92,12 +98,16 @@ export default define({
       );
     }
     if (values.json) {
-      printJson({ ...outcome, set, removed: plan.remove });
+      printJson({ set, ...report });
     } else if (set.status !== "failed") {
       printSuccess(
-        `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
-          parts.join("; ")
-        }. Status: ${set.status}.`,
+        plan.isNew || changes
+          ? `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
+            parts.join("; ")
+          }. Status: ${set.status}.`
+          : `Nothing to change in secret set "${name}" in ${plan.region}: ${
+            report.unchanged.join(", ")
+          } already hold these values. Status: ${set.status}.`,
       );
     }
     if (set.status === "failed") {
@@ -124,9 +134,9 @@ export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
   const lines = [
     `Secret set "${plan.name}" in ${plan.region}${plan.isNew ? " (new)" : ""} ${verb}:`,
   ];
-  if (plan.create.length) lines.push(`  create     ${plan.create.join(", ")}`);
-  if (plan.overwrite.length) lines.push(`  overwrite  ${plan.overwrite.join(", ")}`);
+  if (plan.created.length) lines.push(`  create     ${plan.created.join(", ")}`);
+  if (plan.updated.length) lines.push(`  overwrite  ${plan.updated.join(", ")}`);
   if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
-  if (plan.remove.length) lines.push(`  remove     ${plan.remove.join(", ")}`);
+  if (plan.removed.length) lines.push(`  remove     ${plan.removed.join(", ")}`);
   return lines.join("\n");
 }
