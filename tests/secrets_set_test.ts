@@ -8,6 +8,7 @@ import type { CliResult } from "./helpers.ts";
 import { api, rawSql } from "./helpers_server.ts";
 import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
+import { DOCUMENTED_LIMITS } from "../src/secrets/limits.ts";
 
 /** A server of its own for `fn`: the session, its bootstrap key, and a scratch directory. */
 async function withServer(
@@ -261,6 +262,46 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
       assert.match(refused.stderr, /argument 2: this reads as a value ending in "=" padding/);
     }
     assert.deepEqual((await detail(server, key, "ok")).keys, ["E"]);
+  });
+});
+
+Deno.test("set: the API's documented limits are checked before anything is sent", async () => {
+  await withServer(async (server, key, dir) => {
+    const set = (...args: string[]) =>
+      cli(server, key, ["cloud", "secrets", "set", "app", "--yes", ...args]);
+    const refused = async (result: CliResult, message: RegExp) => {
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.ok(!result.stderr.includes("v".repeat(100)), "a value was shown");
+      assert.deepEqual((await api(server.baseUrl, key, "GET", "/secrets/app")).status, 404);
+    };
+    const { maxValueBytes, maxKeysPerSet, maxBodyBytes } = DOCUMENTED_LIMITS;
+    await refused(
+      await set("SMALL=1", `BIG=${"v".repeat(maxValueBytes + 1)}`),
+      /argument 3: BIG is 65,537 bytes, over the API's limit of 65,536 bytes for one value/,
+    );
+    const many = join(dir, "many.env");
+    const lines = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${i}=v\n`).join("");
+    await Deno.writeTextFile(many, lines(maxKeysPerSet + 1, "K"));
+    await refused(await set("-f", many), /201 keys given; a set holds at most 200/);
+    const large = Array.from(
+      { length: Math.ceil(maxBodyBytes / (maxValueBytes - 100)) },
+      (_, i) => `L${i}=${"v".repeat(maxValueBytes - 100)}`,
+    );
+    await refused(
+      await set(...large),
+      /the write would be [\d,]+ bytes, over the API's limit of 1,048,576 bytes for one request/,
+    );
+
+    // Keys per set count what the set already holds.
+    await Deno.writeTextFile(many, lines(150, "OLD"));
+    assert.equal((await set("-f", many)).code, 0);
+    await Deno.writeTextFile(many, lines(60, "NEW"));
+    const merged = await set("-f", many);
+    assert.equal(merged.code, 2, merged.stderr);
+    assert.match(merged.stderr, /"app" would hold 210 keys; a set holds at most 200/);
+    assert.equal((await detail(server, key, "app")).keys.length, 150);
   });
 });
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
 import { isEncodedUserPassword, isRegistryHost } from "./registry.ts";
 import { placeSet, type SecretsApi, setNameProblem } from "./set.ts";
 import type { PutSecretSetResponse } from "./schemas.ts";
@@ -16,6 +17,18 @@ import type { PutSecretSetResponse } from "./schemas.ts";
  * The error never quotes the input.
  */
 export function encodeCredentials(credentials: string, encode: boolean): string {
+  const encoded = toBase64Credentials(credentials, encode);
+  const bytes = utf8Length(encoded);
+  if (bytes > DOCUMENTED_LIMITS.maxValueBytes) {
+    throw new UsageError(
+      `the credentials are ${formatCount(bytes)} bytes once encoded, over the API's limit of ` +
+        `${formatCount(DOCUMENTED_LIMITS.maxValueBytes)} bytes; nothing was sent.`,
+    );
+  }
+  return encoded;
+}
+
+function toBase64Credentials(credentials: string, encode: boolean): string {
   if (encode) {
     if (!isUserPassword(credentials)) {
       throw new UsageError("the credentials are not username:password; nothing was sent.", {

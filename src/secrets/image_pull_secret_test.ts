@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
 import { checkImagePullSecretInput, encodeCredentials } from "./image_pull_secret.ts";
+import { DOCUMENTED_LIMITS } from "./limits.ts";
 import { isRegistryHost } from "./registry.ts";
 
 Deno.test("credentials: user:password is encoded; --no-encode takes base64 of it as is", () => {
@@ -50,4 +51,16 @@ Deno.test("host: refused before sending exactly when the provisioner would fail 
     if (refused && host) assert.ok(!refused.message.includes(host), host);
     if (refused) assert.ok(!`${refused.message} ${refused.hint}`.includes("zq9x"), host);
   }
+});
+
+Deno.test("credentials over the API's limit for one value are refused before sending", () => {
+  const password = "p".repeat(DOCUMENTED_LIMITS.maxValueBytes);
+  assert.throws(
+    () => encodeCredentials(`robot:${password}`, true),
+    (error: Error) => {
+      assert.match(error.message, /are 87,392 bytes once encoded, over the API's limit of 65,536/);
+      assert.ok(!error.message.includes("ppp"));
+      return true;
+    },
+  );
 });

@@ -10,6 +10,7 @@
 import { ConflictError, UsageError } from "../errors.ts";
 import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
+import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
 import { looksLikeToken, showableKey } from "./names.ts";
 import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
 import type {
@@ -97,6 +98,13 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
       return;
     }
     const name = showableKey(key) ? key : "the key";
+    const bytes = utf8Length(value);
+    if (bytes > DOCUMENTED_LIMITS.maxValueBytes) {
+      problems.push(
+        `${origin}: ${name} is ${formatCount(bytes)} bytes, over the API's limit of ` +
+          `${formatCount(DOCUMENTED_LIMITS.maxValueBytes)} bytes for one value`,
+      );
+    }
     if (value === "" && !input.allowEmpty) {
       problems.push(
         `${origin}: ${name} is empty: fill it in, or ${remove} if the bot does not need it ` +
@@ -142,6 +150,11 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
 
   if (count === 0 && problems.length === 0) {
     problems.push("no secrets given: pass KEY=value arguments or --file .env");
+  }
+  if (secrets.size > DOCUMENTED_LIMITS.maxKeysPerSet) {
+    problems.push(
+      `${secrets.size} keys given; a set holds at most ${DOCUMENTED_LIMITS.maxKeysPerSet}`,
+    );
   }
   if (problems.length) {
     throw new UsageError(
@@ -199,7 +212,7 @@ export async function planSet(
     ? await compareWithSet(existing, local)
     : [...local.keys()].sort().map((key) => ({ key, state: "only-local" }));
   const having = (state: string) => compared.filter((c) => c.state === state).map((c) => c.key);
-  return {
+  const plan: SetPlan = {
     name,
     region,
     isNew: !existing,
@@ -209,6 +222,32 @@ export async function planSet(
     removed: options.replace ? having("only-remote") : [],
     replace: options.replace,
   };
+  checkWriteLimits(plan, (existing?.keys.length ?? 0) + plan.created.length, secrets);
+  return plan;
+}
+
+/**
+ * Throws, before anything is written, when the write would pass a limit the API documents: the
+ * keys the set would hold, or the size of the request.
+ */
+function checkWriteLimits(plan: SetPlan, mergedKeys: number, secrets: CheckedSecrets) {
+  const { maxKeysPerSet, maxBodyBytes } = DOCUMENTED_LIMITS;
+  const keys = plan.replace ? secrets.size : mergedKeys;
+  if (keys > maxKeysPerSet) {
+    throw new UsageError(
+      `"${plan.name}" would hold ${keys} keys; a set holds at most ${maxKeysPerSet}. ` +
+        "Nothing was sent.",
+      { hint: "unset the keys it no longer needs, or write it with --replace." },
+    );
+  }
+  const bytes = utf8Length(JSON.stringify(putBody(plan, secrets)));
+  if (bytes > maxBodyBytes) {
+    throw new UsageError(
+      `the write would be ${formatCount(bytes)} bytes, over the API's limit of ` +
+        `${formatCount(maxBodyBytes)} bytes for one request. Nothing was sent.`,
+      { hint: "write the keys in several runs of set (each merges into the set)." },
+    );
+  }
 }
 
 /** One atomic PUT of the checked secrets, in the plan's region. */
@@ -217,13 +256,17 @@ export async function applySet(
   plan: SetPlan,
   secrets: CheckedSecrets,
 ): Promise<PutSecretSetResponse> {
+  return await api.putSet(plan.name, putBody(plan, secrets));
+}
+
+function putBody(plan: SetPlan, secrets: CheckedSecrets): PutSecretSetRequest {
   const values = Object.fromEntries([...secrets].map(([key, { value }]) => [key, value]));
-  return await api.putSet(plan.name, {
+  return {
     type: "secret",
     region: plan.region,
     secrets: values,
     ...(plan.replace ? { replace: true } : {}),
-  });
+  };
 }
 
 /**

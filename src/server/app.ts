@@ -34,6 +34,7 @@ import {
   valueContext,
   type Vault,
 } from "./crypto.ts";
+import { utf8Length } from "../secrets/limits.ts";
 import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
 import { ApiError, notFound, tooLarge, validationError } from "./errors.ts";
 import type { Logger } from "./log.ts";
@@ -454,10 +455,4 @@ function toApiError(error: unknown): ApiError {
 /** `/v1/secrets/{name}` as a pattern that matches one path segment per parameter. */
 function pathPattern(path: string): RegExp {
   return new RegExp(`^${path.replaceAll(".", "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-}
-
-const encoder = new TextEncoder();
-
-function utf8Length(value: string): number {
-  return encoder.encode(value).length;
 }

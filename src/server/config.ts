@@ -3,6 +3,8 @@
  * their own defaults (the command file may not import the server); tests hold both to the docs.
  */
 
+import { DOCUMENTED_LIMITS } from "../secrets/limits.ts";
+
 export interface Limits {
   /** Request body, in bytes, checked before the body is read whole. */
   maxBodyBytes: number;
@@ -13,12 +15,8 @@ export interface Limits {
   maxSetsPerOrganization: number;
 }
 
-export const DEFAULT_LIMITS: Limits = {
-  maxBodyBytes: 1024 * 1024,
-  maxValueBytes: 64 * 1024,
-  maxKeysPerSet: 200,
-  maxSetsPerOrganization: 1000,
-};
+/** The documented limits, which the CLI checks before sending. */
+export const DEFAULT_LIMITS: Limits = { ...DOCUMENTED_LIMITS };
 
 /** Token bucket per API key: `perSecond` tokens refill, up to `burst`. */
 export interface RateLimit {
