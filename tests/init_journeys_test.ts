@@ -172,7 +172,7 @@ Deno.test("from a clone: deno task voicebot writes where it is typed, and the RE
   // The README's first command, as written, minus the `npx --yes deno@X.Y.Z` that fetches Deno.
   const readme = await Deno.readTextFile(join(clone.path, "README.md"));
   const first = readme.split("\n").find((line) =>
-    /^npx --yes deno@[\d.]+ task voicebot /.test(line)
+    /^npx --yes deno@[\d.]+ task -q voicebot /.test(line)
   );
   assert.ok(first, "README.md has the command that runs the main job");
   const words = first.split(/\s+/).slice(3);

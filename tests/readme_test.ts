@@ -118,3 +118,17 @@ Deno.test("README: what it shows for --database is a value --database accepts", 
     }
   }
 });
+
+Deno.test("README: no command it shows puts a value where a shell, ps or deno task would show it", () => {
+  const commands = README.split("\n").filter((line) => /\bvoicebot\b/.test(line));
+  // `deno task` echoes its arguments unless -q (values included).
+  const echoed = commands.filter((line) => /\bdeno(@[\d.]+)? task (?!-q )voicebot\b/.test(line));
+  assert.deepEqual(echoed, []);
+  assert.ok(commands.some((line) => /task -q voicebot/.test(line)));
+  // Values go in with --file or stdin, never as KEY=value arguments of set (the syntax's own
+  // `KEY=value` placeholder aside).
+  const valued = commands.filter((line) =>
+    /secrets set \S+ .*\b[A-Z][A-Z0-9_]*=/.test(line.replaceAll("KEY=value", ""))
+  );
+  assert.deepEqual(valued, []);
+});

@@ -202,6 +202,11 @@ function readValue(first: string | undefined, read: (p: RegExp, why: () => strin
 function resolve(statements: Statement[]): DotenvResult {
   const result: DotenvResult = { entries: [], withoutValue: [], problems: [] };
   const defined = new Map<string, string | undefined>();
+  // A reference names what it refers to when that is surely a name: a key of this file, or an
+  // upper-case variable name. Anything else between the braces may be a value typed there.
+  const keys = new Set(statements.flatMap((s) => "key" in s ? [s.key] : []));
+  const nameable = (name: string) =>
+    showableKey(name) && (keys.has(name) || /^[A-Z_][A-Z0-9_]*$/.test(name));
   for (const statement of statements) {
     const { line } = statement;
     if ("problem" in statement) {
@@ -221,7 +226,7 @@ function resolve(statements: Statement[]): DotenvResult {
       return fallback ?? "";
     });
     for (const name of unresolved) {
-      const shown = showableKey(name) ? name : "a variable";
+      const shown = nameable(name) ? name : "a variable";
       result.problems.push({
         line,
         message: `the value refers to ${shown}, which is not defined above this line: ` +
