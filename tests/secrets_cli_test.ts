@@ -382,7 +382,11 @@ Deno.test("unset and delete with --skip change the server; a missing set or key 
 
   const remove = await s.run(["cloud", "secrets", "delete", "bot-secrets", "--yes", "--json"]);
   assert.equal(remove.code, 0, remove.stderr);
-  assert.deepEqual(JSON.parse(remove.stdout), { deleted: "bot-secrets", organization: "default" });
+  assert.deepEqual(JSON.parse(remove.stdout), {
+    deleted: "bot-secrets",
+    organization: "default",
+    alreadyGone: false,
+  });
   assert.equal((await s.get("bot-secrets")).status, 404);
 
   const gone = await s.run(["cloud", "secrets", "delete", "bot-secrets", "-s"]);

@@ -662,7 +662,11 @@ Deno.test("set, diff, image-pull-secret, unset and delete act in the organizatio
       "--yes",
       "--json",
     ]);
-    assert.deepEqual(JSON.parse(deleted.stdout), { deleted: "shared", organization: "default" });
+    assert.deepEqual(JSON.parse(deleted.stdout), {
+      deleted: "shared",
+      organization: "default",
+      alreadyGone: false,
+    });
     assert.equal((await server.get("shared", key)).status, 404);
     assert.equal((await server.get("shared", otherKey)).status, 200);
 

@@ -7,8 +7,12 @@
  * - Retries with exponential backoff and jitter on connection errors, 5xx and 429, honouring
  *   `Retry-After` up to a bound. Every route here is idempotent, PUT included: a PUT names the
  *   whole outcome (these keys hold these values, or with `replace` exactly these keys), so sending
- *   it twice leaves the same state; only its `created`/`updated` split may then say "updated" for
- *   a key the lost first attempt created. A DELETE retried after a lost response may answer 404.
+ *   it twice leaves the same state. What a retry answers after an attempt whose answer was lost
+ *   (it may have been applied) describes the state that attempt left: a PUT's answer is marked
+ *   `replayed` (its created/updated/unchanged split is then not this write's), and a DELETE's 404
+ *   is `alreadyGone`, not an error. For that, a PUT or DELETE goes on a connection of its own:
+ *   on a reused keep-alive connection that closes under it, the HTTP stack would resend it
+ *   silently, and its answer would be taken for the first.
  * - Every response body is parsed with the shared schemas; errors are decoded with ErrorResponse
  *   into the typed errors of src/errors.ts, which keep status, code and the request id.
  *
@@ -47,6 +51,12 @@ const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 4_000;
 
 export type Fetch = (input: Request) => Response | Promise<Response>;
+
+/** A PUT's answer; `replayed`: an earlier attempt whose answer was lost may have been applied. */
+export type PutOutcome = PutSecretSetResponse & { replayed?: true };
+
+/** A DELETE's answer, or `alreadyGone`: the 404 of a retry after an attempt whose answer was lost. */
+export type DeleteOutcome<T> = { alreadyGone: false; response: T } | { alreadyGone: true };
 
 export interface ClientOptions {
   /** `scheme://host[:port]/v1`; see `normalizeApiUrl`. */
@@ -103,7 +113,7 @@ export class SecretsClient {
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeApiUrl(options.baseUrl);
     this.#apiKey = options.apiKey;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#fetch = options.fetch ?? globalFetch();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -121,19 +131,38 @@ export class SecretsClient {
   }
 
   /** PUT /secrets/{name}: one atomic write of keys, or of registry credentials. */
-  putSet(name: string, body: PutSecretSetRequest): Promise<PutSecretSetResponse> {
-    return this.#request("PUT", `/secrets/${encodeURIComponent(name)}`, PutSecretSetResponse, body);
+  async putSet(name: string, body: PutSecretSetRequest): Promise<PutOutcome> {
+    const attempts = { lost: false };
+    const path = `/secrets/${encodeURIComponent(name)}`;
+    const response = await this.#request("PUT", path, PutSecretSetResponse, body, attempts);
+    return attempts.lost ? { ...response, replayed: true } : response;
   }
 
   /** DELETE /secrets/{name}/keys/{key}. */
-  deleteKey(name: string, key: string): Promise<DeleteKeyResponse> {
+  deleteKey(name: string, key: string): Promise<DeleteOutcome<DeleteKeyResponse>> {
     const path = `/secrets/${encodeURIComponent(name)}/keys/${encodeURIComponent(key)}`;
-    return this.#request("DELETE", path, DeleteKeyResponse);
+    return this.#delete(path, DeleteKeyResponse);
   }
 
   /** DELETE /secrets/{name}: irreversible. */
-  async deleteSet(name: string): Promise<void> {
-    await this.#request("DELETE", `/secrets/${encodeURIComponent(name)}`, null);
+  async deleteSet(name: string): Promise<{ alreadyGone: boolean }> {
+    const { alreadyGone } = await this.#delete(`/secrets/${encodeURIComponent(name)}`, null);
+    return { alreadyGone };
+  }
+
+  /** A DELETE whose 404 after an attempt with a lost answer means that attempt deleted it. */
+  async #delete<S extends z.ZodType>(
+    path: string,
+    schema: S | null,
+  ): Promise<DeleteOutcome<z.infer<S>>> {
+    const attempts = { lost: false };
+    try {
+      const response = await this.#request("DELETE", path, schema, undefined, attempts);
+      return { alreadyGone: false, response };
+    } catch (error) {
+      if (error instanceof NotFoundError && attempts.lost) return { alreadyGone: true };
+      throw error;
+    }
   }
 
   /** GET /regions: the organization's regions and its default. */
@@ -141,11 +170,17 @@ export class SecretsClient {
     return this.#request("GET", "/regions", RegionsResponse);
   }
 
+  /**
+   * One request, retried as the module says. `attempts.lost` is set when an attempt may have
+   * reached the server but its answer never came back (a connection lost after sending, or a
+   * timeout), so that a later attempt's answer may describe what that one did.
+   */
   async #request<S extends z.ZodType>(
     method: "GET" | "PUT" | "DELETE",
     path: string,
     schema: S | null,
     body?: unknown,
+    attempts: { lost: boolean } = { lost: false },
   ): Promise<z.infer<S>> {
     const url = this.baseUrl + path;
     const requestId = crypto.randomUUID();
@@ -171,6 +206,7 @@ export class SecretsClient {
         response = await this.#fetch(request);
       } catch (error) {
         if (last) throw this.#connectionError(method, url, error);
+        if (!neverSent(error)) attempts.lost = true;
         await this.#sleep(backoff(attempt));
         continue;
       }
@@ -282,6 +318,16 @@ export class SecretsClient {
   }
 }
 
+/** The global fetch, sending PUT and DELETE on connections that are never reused (see above). */
+function globalFetch(): Fetch {
+  let writes: Deno.HttpClient | undefined;
+  return (request) => {
+    if (request.method === "GET") return fetch(request);
+    writes ??= Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+    return fetch(request, { client: writes });
+  };
+}
+
 /** Exponential backoff with full jitter: attempt 1 waits up to 250 ms, then 500, 1000... capped. */
 function backoff(attempt: number): number {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
@@ -296,18 +342,31 @@ export function retryAfter(header: string | null, now = Date.now()): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The reason alone, from the error and its causes (Deno's "fetch failed" wraps the real one). */
-function describeConnectionFailure(error: unknown): string {
+/** The messages of an error and its causes (Deno's "fetch failed" wraps the real one). */
+function errorMessages(error: unknown): string[] {
   const messages: string[] = [];
   for (let e = error, depth = 0; e !== undefined && depth < 5; depth++) {
     messages.push(e instanceof Error ? e.message : String(e));
     e = e instanceof Error ? e.cause : undefined;
   }
+  return messages;
+}
+
+const REFUSED = /connection refused|ECONNREFUSED/i;
+const UNRESOLVED = /dns error|failed to lookup|name or service not known/i;
+
+/** Whether a failed attempt surely never reached the server: refused, or no such host. */
+function neverSent(error: unknown): boolean {
+  const message = errorMessages(error).join(" / ");
+  return REFUSED.test(message) || UNRESOLVED.test(message);
+}
+
+/** The reason alone, from the error and its causes. */
+function describeConnectionFailure(error: unknown): string {
+  const messages = errorMessages(error);
   const message = messages.join(" / ");
-  if (/connection refused|ECONNREFUSED/i.test(message)) return "connection refused";
-  if (/dns error|failed to lookup|name or service not known/i.test(message)) {
-    return "the host name does not resolve";
-  }
+  if (REFUSED.test(message)) return "connection refused";
+  if (UNRESOLVED.test(message)) return "the host name does not resolve";
   if (/certificate|tls/i.test(message)) return "TLS failed";
   if (/connection reset|ECONNRESET/i.test(message)) return "connection reset";
   return messages.at(-1)!.split("\n")[0].slice(0, 200);

@@ -44,7 +44,9 @@ Deno.test("the client speaks every route of the real app, with its headers", asy
     assert.deepEqual(put.created, ["A", "B"]);
     assert.equal(put.set.region, "us-west");
     assert.deepEqual((await client.getSet("bot")).keys, ["A", "B"]);
-    assert.deepEqual((await client.deleteKey("bot", "A")).set.name, "bot");
+    const removed = await client.deleteKey("bot", "A");
+    assert.ok(!removed.alreadyGone);
+    assert.equal(removed.response.set.name, "bot");
     assert.equal((await client.regions()).default, "us-west");
     await client.deleteSet("bot");
     assert.deepEqual(await client.listSets(), []);

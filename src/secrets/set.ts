@@ -11,6 +11,7 @@ import { ConflictError, UsageError } from "../errors.ts";
 import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
 import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
+import type { PutOutcome } from "./client.ts";
 import { looksLikeToken, showableKey } from "./names.ts";
 import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
 import type {
@@ -172,7 +173,7 @@ export interface SecretsApi {
   /** Undefined when there is no such set. */
   getSet(name: string): Promise<SecretSetDetail | undefined>;
   regions(): Promise<RegionsResponse>;
-  putSet(name: string, body: PutSecretSetRequest): Promise<PutSecretSetResponse>;
+  putSet(name: string, body: PutSecretSetRequest): Promise<PutOutcome>;
 }
 
 export interface SetPlan {
@@ -250,13 +251,20 @@ function checkWriteLimits(plan: SetPlan, mergedKeys: number, secrets: CheckedSec
   }
 }
 
-/** One atomic PUT of the checked secrets, in the plan's region. */
+/**
+ * One atomic PUT of the checked secrets, in the plan's region. When the answer is a retry's after
+ * an attempt whose answer was lost (`replayed`), it describes the set as that attempt left it
+ * (every key unchanged), so what this write did is the plan's, made before it.
+ */
 export async function applySet(
   api: SecretsApi,
   plan: SetPlan,
   secrets: CheckedSecrets,
 ): Promise<PutSecretSetResponse> {
-  return await api.putSet(plan.name, putBody(plan, secrets));
+  const outcome = await api.putSet(plan.name, putBody(plan, secrets));
+  if (!outcome.replayed) return outcome;
+  const { created, updated, unchanged } = plan;
+  return { set: outcome.set, created, updated, unchanged };
 }
 
 function putBody(plan: SetPlan, secrets: CheckedSecrets): PutSecretSetRequest {

@@ -70,3 +70,7 @@ export async function confirmOrCancel(question: string, prompter: Prompter = ter
     throw new CancelledError("Cancelled; nothing was changed.");
   }
 }
+
+/** Said of a DELETE whose retry got 404 after an attempt whose answer was lost. */
+export const RETRY_FOUND_IT_GONE =
+  "the first attempt's answer was lost on the way back, and the retry found it already gone";

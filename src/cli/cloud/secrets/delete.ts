@@ -2,7 +2,14 @@
 import { define } from "gunshi";
 import { printJson, printSuccess } from "../../output.ts";
 import { connect, connectionArgs } from "../connect.ts";
-import { checkSetName, confirmArgs, confirmOrCancel, mustConfirm, notFoundHint } from "./common.ts";
+import {
+  checkSetName,
+  confirmArgs,
+  confirmOrCancel,
+  mustConfirm,
+  notFoundHint,
+  RETRY_FOUND_IT_GONE,
+} from "./common.ts";
 
 export default define({
   name: "delete",
@@ -28,8 +35,8 @@ export default define({
         `Delete set "${name}" (${what}, region ${set.region}, organization "${organization}")? This cannot be undone.`,
       );
     }
-    await client.deleteSet(name).catch(notFound);
-    if (json) return printJson({ deleted: name, organization });
-    printSuccess(`Deleted set "${name}".`);
+    const { alreadyGone } = await client.deleteSet(name).catch(notFound);
+    if (json) return printJson({ deleted: name, organization, alreadyGone });
+    printSuccess(`Deleted set "${name}"${alreadyGone ? `; ${RETRY_FOUND_IT_GONE}` : ""}.`);
   },
 });

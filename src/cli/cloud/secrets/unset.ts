@@ -4,6 +4,7 @@ import { NotFoundError } from "../../../errors.ts";
 import { showableKey } from "../../../secrets/names.ts";
 import type { SecretsClient } from "../../../secrets/client.ts";
 import { printJson, printSuccess } from "../../output.ts";
+import { summaryOf } from "./set.ts";
 import { connect, connectionArgs } from "../connect.ts";
 import {
   checkKeyName,
@@ -12,6 +13,7 @@ import {
   confirmOrCancel,
   mustConfirm,
   notFoundHint,
+  RETRY_FOUND_IT_GONE,
 } from "./common.ts";
 
 export default define({
@@ -40,15 +42,22 @@ export default define({
         `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
       );
     }
-    const result = await client.deleteKey(name, key).catch(async (error) => {
+    const outcome = await client.deleteKey(name, key).catch(async (error) => {
       if (!(error instanceof NotFoundError)) throw error;
       // The API answers 404 NOT_FOUND for a missing set and a missing key alike: which one it
       // was, the set's own route tells (its message is not read).
       if (!(await setExists(client, name))) return notFoundHint(name, organization)(error);
       throw missingKey(name, shown, organization, error);
     });
-    if (json) return printJson({ removed: key, set: result.set });
-    printSuccess(`Removed ${key} from set "${name}" (status ${result.set.status ?? "unknown"}).`);
+    // Already gone: an attempt whose answer was lost removed it; the set is read for its status.
+    const set = outcome.alreadyGone
+      ? summaryOf(await client.getSet(name).catch(notFoundHint(name, organization)))
+      : outcome.response.set;
+    if (json) return printJson({ removed: key, set, alreadyGone: outcome.alreadyGone });
+    printSuccess(
+      `Removed ${key} from set "${name}" (status ${set.status ?? "unknown"})` +
+        (outcome.alreadyGone ? `; ${RETRY_FOUND_IT_GONE}.` : "."),
+    );
   },
 });
 
