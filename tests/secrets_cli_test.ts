@@ -456,6 +456,62 @@ Deno.test("without a terminal and without --skip, unset and delete refuse (exit 
   assert.deepEqual(await s.get("bot-secrets"), before);
 });
 
+Deno.test("the key never goes over http:// to another host, unless --insecure says so", async () => {
+  await using s = await loggedIn();
+  const port = new URL(s.baseUrl).port;
+  for (const url of ["http://10.255.255.1:8787/v1", "http://api.example.com/v1"]) {
+    for (
+      const args of [["cloud", "secrets", "list"], ["cloud", "secrets", "delete", "x", "--yes"]]
+    ) {
+      const refused = await s.run([...args, "--api-url", url]);
+      assert.equal(refused.code, ExitCode.Usage, refused.stderr);
+      assert.match(
+        refused.stderr,
+        /is http:\/\/ to another host: the API key, and every value sent, would cross the network unencrypted; nothing was sent\./,
+      );
+      assert.match(refused.stderr, /hint: use https:\/\/, or add --insecure/);
+    }
+  }
+  const login = await s.run([
+    "cloud",
+    "auth",
+    "login",
+    "-o",
+    "far",
+    "--api-url",
+    "http://10.255.255.1/v1",
+  ], {
+    stdin: s.key,
+  });
+  assert.equal(login.code, ExitCode.Usage, login.stderr);
+  // Loopback by any of its names is fine; --insecure lets another host through, and says so.
+  for (const host of ["127.0.0.1", "localhost"]) {
+    const local = await s.run([
+      "cloud",
+      "secrets",
+      "list",
+      "--api-url",
+      `http://${host}:${port}/v1`,
+    ]);
+    assert.equal(local.code, 0, local.stderr);
+    assert.doesNotMatch(local.stderr, /insecure/);
+  }
+  // 0.0.0.0 is not loopback by name; on a port nothing listens on, the request is refused.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const url = `http://0.0.0.0:${closedPort}/v1`;
+  const insecure = await s.run(["cloud", "secrets", "list", "--insecure", "--api-url", url]);
+  assert.equal(insecure.code, ExitCode.Failure, insecure.stderr);
+  assert.ok(
+    insecure.stderr.includes(
+      `warning: --insecure: the API key and values go to 0.0.0.0:${closedPort} unencrypted.`,
+    ),
+    insecure.stderr,
+  );
+  assert.ok(insecure.stderr.includes(`cannot reach the voicebot API at ${url}`), insecure.stderr);
+});
+
 Deno.test("a 401, a 404 and a stopped server each give their own exit code and message", async () => {
   await using s = await loggedIn();
   // 401: a stored key the server does not know.
@@ -472,6 +528,17 @@ Deno.test("a 401, a 404 and a stopped server each give their own exit code and m
   assert.equal(missing.code, ExitCode.NotFound);
   assert.match(missing.stderr, /no set named "nope"/);
   assert.match(missing.stderr, /HTTP 404 NOT_FOUND, request id \S+/);
+
+  // A URL without /v1 (here /api): the route is unknown, which is not "no such set" (exit 4).
+  const origin = new URL(s.baseUrl).origin;
+  const wrongPath = await s.run(["cloud", "secrets", "list", "--api-url", `${origin}/api`]);
+  assert.equal(wrongPath.code, ExitCode.Failure, wrongPath.stderr);
+  assert.match(wrongPath.stderr, /No route GET \/api\/secrets\./);
+  assert.match(wrongPath.stderr, /HTTP 404 ROUTE_NOT_FOUND/);
+  assert.match(
+    wrongPath.stderr,
+    /hint: is http:\/\/127\.0\.0\.1:\d+\/api the API's base URL\? It ends in \/v1/,
+  );
 
   // A stopped server: the message names the URL tried.
   await s.server.stop();

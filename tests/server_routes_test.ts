@@ -730,9 +730,10 @@ backendTest(
   "unknown routes are 404 and wrong methods 405 with Allow, as ErrorResponses",
   async (backend) => {
     await using t = await testApp(backend);
-    await expectError(t.json("GET", "/v1/nope"), 404, "NOT_FOUND");
-    await expectError(t.json("GET", "/nope", { key: null }), 404, "NOT_FOUND");
-    await expectError(t.json("GET", "/v1/secrets/a/b/c"), 404, "NOT_FOUND");
+    // Its own code: a client tells a wrong URL from a missing set by it.
+    await expectError(t.json("GET", "/v1/nope"), 404, "ROUTE_NOT_FOUND");
+    await expectError(t.json("GET", "/nope", { key: null }), 404, "ROUTE_NOT_FOUND");
+    await expectError(t.json("GET", "/v1/secrets/a/b/c"), 404, "ROUTE_NOT_FOUND");
     const post = await t.json("POST", "/v1/secrets");
     await expectError(Promise.resolve(post), 405, "METHOD_NOT_ALLOWED");
     assert.equal(post.response.headers.get("allow"), "GET, HEAD");

@@ -33,6 +33,8 @@ export interface LoginOptions extends CredentialFlags {
   env?: Env;
   fetch?: Fetch;
   timeoutMs?: number;
+  /** Allow http:// to a host other than loopback (see SecretsClient). */
+  insecure?: boolean;
 }
 
 export interface LoginResult {
@@ -65,6 +67,7 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
   const client = new SecretsClient({
     baseUrl: apiUrl,
     apiKey,
+    insecure: options.insecure,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs,
     loginHint: "check the key: it is created with `voicebot cloud serve create-key -o ORG`.",

@@ -70,6 +70,8 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** How to log in, for the hint of a 401. */
   loginHint?: string;
+  /** Allow http:// to a host other than loopback, where the key would travel unencrypted. */
+  insecure?: boolean;
 }
 
 /**
@@ -101,6 +103,22 @@ export function normalizeApiUrl(raw: string): string {
   return `${url.origin}${path === "" ? "/v1" : path}`;
 }
 
+/** Whether http:// to this URL stays on this machine: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Every request carries the API key: over http:// to another host, it would travel in clear. */
+function refuseCleartext(baseUrl: string) {
+  if (baseUrl.startsWith("https:") || isLoopback(baseUrl)) return;
+  throw new UsageError(
+    `the API URL ${baseUrl} is http:// to another host: the API key, and every value sent, ` +
+      "would cross the network unencrypted; nothing was sent.",
+    { hint: "use https://, or add --insecure on a network you trust with them." },
+  );
+}
+
 export class SecretsClient {
   readonly baseUrl: string;
   readonly #apiKey: string;
@@ -112,6 +130,7 @@ export class SecretsClient {
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeApiUrl(options.baseUrl);
+    if (!options.insecure) refuseCleartext(this.baseUrl);
     this.#apiKey = options.apiKey;
     this.#fetch = options.fetch ?? globalFetch();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -288,6 +307,14 @@ export class SecretsClient {
       case 401:
         return new AuthError(message, { ...options, hint: this.#loginHint });
       case 404:
+        // No such route (or not the API at all): the URL is wrong, not the set or key.
+        if (code === "ROUTE_NOT_FOUND" || !decoded) {
+          return new VoicebotError(message, {
+            ...options,
+            hint: `is ${this.baseUrl} the API's base URL? It ends in /v1, as in ` +
+              "http://127.0.0.1:8787/v1; check --api-url or `voicebot cloud auth status`.",
+          });
+        }
         return new NotFoundError(message, options);
       case 409:
         return new ConflictError(message, options);

@@ -11,7 +11,8 @@ import { silentLogger } from "../server/log.ts";
 import { openStorage } from "../server/serve.ts";
 import { type Fetch, normalizeApiUrl, retryAfter, SecretsClient } from "./client.ts";
 
-const BASE = "http://api.test/v1";
+// https: an http:// URL to a host other than loopback is refused (see the last test).
+const BASE = "https://api.test/v1";
 
 async function withApp(fn: (app: { fetch: Fetch; key: string }) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "voicebot-client-test-" });
@@ -206,4 +207,19 @@ Deno.test("API URLs: a bare origin means /v1; credentials in the URL are refused
   assert.equal(retryAfter("3"), 3000);
   assert.equal(retryAfter(new Date(10_000).toUTCString(), 4_000), 6000);
   assert.equal(retryAfter("soon"), undefined);
+});
+
+Deno.test("http:// goes only to this machine's loopback, unless insecure", () => {
+  const client = (baseUrl: string, insecure?: boolean) =>
+    new SecretsClient({ baseUrl, apiKey: "k", fetch: () => Response.json({}), insecure });
+  for (const url of ["http://127.0.0.1:8787", "http://127.9.8.7/v1", "http://localhost/v1"]) {
+    assert.ok(client(url));
+  }
+  assert.ok(client("http://[::1]:8787/v1"));
+  for (
+    const url of ["http://10.0.0.2/v1", "http://127.0.0.1.example.com/v1", "http://0.0.0.0/v1"]
+  ) {
+    assert.throws(() => client(url), UsageError, url);
+    assert.ok(client(url, true));
+  }
 });

@@ -177,6 +177,7 @@ export const ErrorCode = z.enum([
   "VALIDATION_ERROR",
   "UNAUTHORIZED",
   "NOT_FOUND",
+  "ROUTE_NOT_FOUND",
   "METHOD_NOT_ALLOWED",
   "CONFLICT",
   "PAYLOAD_TOO_LARGE",

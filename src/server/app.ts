@@ -402,7 +402,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     if (allowed.length === 0) {
       return errorResponse(
         c,
-        notFound(`No route ${method} ${redactApiKeys(c.req.path).slice(0, 256)}.`),
+        new ApiError(
+          404,
+          "ROUTE_NOT_FOUND",
+          `No route ${method} ${redactApiKeys(c.req.path).slice(0, 256)}.`,
+        ),
       );
     }
     if (allowed.includes("GET")) allowed.push("HEAD");

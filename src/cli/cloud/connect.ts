@@ -16,11 +16,27 @@ export const connectionArgs = {
     description: "API base URL (default: VOICEBOT_API_URL, else the organization's stored one)",
   },
   json: { type: "boolean", description: "Print one JSON document on stdout" },
+  insecure: {
+    type: "boolean",
+    description: "Allow an http:// API URL on another host (the key and values go unencrypted)",
+  },
 } as const;
 
 export interface ConnectionValues {
   organization?: string;
   "api-url"?: string;
+  insecure?: boolean;
+}
+
+/** Said on every run with --insecure to a host other than loopback. */
+export async function warnIfInsecure(values: ConnectionValues, apiUrl: string) {
+  if (!values.insecure || apiUrl.startsWith("https:")) return;
+  const [{ isLoopback }, { printWarning }] = await Promise.all([
+    import("../../secrets/client.ts"),
+    import("../output.ts"),
+  ]);
+  if (isLoopback(apiUrl)) return;
+  printWarning(`--insecure: the API key and values go to ${new URL(apiUrl).host} unencrypted.`);
 }
 
 /** VOICEBOT_API_TIMEOUT (seconds) bounds each attempt of a request; 30 s by default. */
@@ -48,11 +64,13 @@ export async function connect(values: ConnectionValues) {
   const client = new SecretsClient({
     baseUrl: credentials.apiUrl,
     apiKey: credentials.apiKey,
+    insecure: values.insecure,
     timeoutMs: timeoutMs(),
     loginHint: credentials.sources.apiKey === "env"
       ? "VOICEBOT_API_KEY holds a key the API does not accept; set the right one, or unset it and log in."
       : loginHint(credentials.organization),
   });
+  await warnIfInsecure(values, client.baseUrl);
   return {
     client,
     credentials,

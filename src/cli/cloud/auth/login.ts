@@ -3,7 +3,7 @@ import { define } from "gunshi";
 import { UsageError } from "../../../errors.ts";
 import { printJson, printSuccess } from "../../output.ts";
 import { confirm, isInteractive, password } from "../../prompt.ts";
-import { connectionArgs, timeoutMs } from "../connect.ts";
+import { connectionArgs, timeoutMs, warnIfInsecure } from "../connect.ts";
 
 /** Enough for any key; more on stdin is a mistake (a file piped by accident). */
 const MAX_STDIN_BYTES = 64 * 1024;
@@ -29,10 +29,12 @@ export default define({
       apiUrl: ctx.values["api-url"],
       apiKey,
       timeoutMs: timeoutMs(),
+      insecure: ctx.values.insecure,
       replace: ctx.values.yes ?? false,
       // On a terminal, a key that would replace another one stored is confirmed (default no).
       confirmReplace: isInteractive() ? (question) => confirm(question) : undefined,
     });
+    await warnIfInsecure(ctx.values, result.apiUrl);
     if (ctx.values.json) return printJson(result);
     printSuccess(
       `Logged in to organization "${result.organization}" at ${result.apiUrl} ` +
