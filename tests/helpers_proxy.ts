@@ -4,7 +4,9 @@
  *
  * - `drop`: the request goes to the server, which acts on it, and the answer is lost on the way
  *   back (the client's connection is closed when the answer starts);
- * - `unavailable`: the proxy answers 503 itself, and the server never sees the request.
+ * - `unavailable`: the proxy answers 503 itself, and the server never sees the request;
+ * - `noRoute`: the proxy answers 404 ROUTE_NOT_FOUND itself, as a server without the route would
+ *   (`path`, when given, limits the rule to requests for that path).
  *
  * Every other request and answer passes unchanged. Requests are framed by Content-Length, which
  * is how the client sends them (no chunked bodies).
@@ -18,7 +20,12 @@ export interface LossyProxy extends AsyncDisposable {
 
 export function lossyProxy(
   target: string,
-  rule: { methods: string[]; count: number; mode: "drop" | "unavailable" },
+  rule: {
+    methods: string[];
+    path?: string;
+    count: number;
+    mode: "drop" | "unavailable" | "noRoute";
+  },
 ): LossyProxy {
   const url = new URL(target);
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -54,11 +61,17 @@ export function lossyProxy(
       for (;;) {
         const request = await requests.next();
         if (!request) break;
-        if (applied < rule.count && rule.methods.includes(request.method)) {
+        const matches = rule.methods.includes(request.method) &&
+          (rule.path === undefined || request.path === rule.path);
+        if (applied < rule.count && matches) {
           applied++;
           if (rule.mode === "unavailable") {
             await writeAll(client, UNAVAILABLE);
             break;
+          }
+          if (rule.mode === "noRoute") {
+            await writeAll(client, NO_ROUTE);
+            continue;
           }
           dropArmed = true;
         }
@@ -91,10 +104,22 @@ export function lossyProxy(
   };
 }
 
-const body = JSON.stringify({ error: "Unavailable (test proxy).", code: "INTERNAL_ERROR" });
-const UNAVAILABLE = new TextEncoder().encode(
-  "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n" +
-    `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+function answer(status: string, body: object, close: boolean): Uint8Array {
+  const text = JSON.stringify(body);
+  return new TextEncoder().encode(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${text.length}\r\n` +
+      `${close ? "connection: close\r\n" : ""}\r\n${text}`,
+  );
+}
+const UNAVAILABLE = answer(
+  "503 Service Unavailable",
+  { error: "Unavailable (test proxy).", code: "INTERNAL_ERROR" },
+  true,
+);
+const NO_ROUTE = answer(
+  "404 Not Found",
+  { error: "No route (test proxy).", code: "ROUTE_NOT_FOUND" },
+  false,
 );
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array) {
@@ -108,7 +133,7 @@ class RequestReader {
   #buffered = new Uint8Array(0);
   constructor(readonly conn: Deno.Conn) {}
 
-  async next(): Promise<{ method: string; bytes: Uint8Array } | undefined> {
+  async next(): Promise<{ method: string; path: string; bytes: Uint8Array } | undefined> {
     let headerEnd: number;
     while ((headerEnd = indexOf(this.#buffered, HEADER_END)) === -1) {
       if (!(await this.#fill())) return undefined;
@@ -121,7 +146,8 @@ class RequestReader {
     }
     const bytes = this.#buffered.slice(0, total);
     this.#buffered = this.#buffered.slice(total);
-    return { method: head.split(" ", 1)[0], bytes };
+    const [method, path] = head.split(" ", 2);
+    return { method, path, bytes };
   }
 
   async #fill(): Promise<boolean> {

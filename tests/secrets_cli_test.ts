@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { ExitCode } from "../src/errors.ts";
 import { keyFingerprint } from "../src/config/credentials.ts";
 import { type Session, startSession, terminal, transcript, waitFor } from "./helpers_secrets.ts";
+import { lossyProxy } from "./helpers_proxy.ts";
 
 /** Every value and key this file sends: none may ever be printed. */
 const SECRETS = new Set<string>();
@@ -44,7 +45,7 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.equal(login.stdout, "");
   assert.match(
     login.stderr,
-    /Logged in to organization "default" at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    /Logged in to organization "default" \(whose key it is, by the API\) at http:\/\/127\.0\.0\.1:\d+\/v1/,
   );
 
   const info = await Deno.stat(s.configPath);
@@ -58,6 +59,7 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.match(status.stdout, /Organization: +default/);
   assert.match(status.stdout, new RegExp(`API URL: +${s.baseUrl.replaceAll(".", "\\.")}`));
   assert.match(status.stdout, /API key: +sha256:[0-9a-f]{12}/);
+  assert.match(status.stdout, /The API says: +organization "default", key [0-9a-f]{16}/);
 
   const json = await s.run(["cloud", "auth", "status", "--json"]);
   assert.equal(json.code, 0, json.stderr);
@@ -65,6 +67,7 @@ Deno.test("auth login reads the key from stdin, checks it, stores it at 0600 and
   assert.equal(parsed.organization, "default");
   assert.equal(parsed.apiUrl, s.baseUrl);
   assert.match(parsed.keyFingerprint, /^sha256:[0-9a-f]{12}$/);
+  assert.equal(parsed.api.organization, "default");
   assert.equal(json.stderr, "");
 
   const logout = await s.run(["cloud", "auth", "logout", "--json"]);
@@ -123,27 +126,83 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   assert.match(acme.stderr, /Logged out of organization "acme"/);
   assert.match(acme.stderr, /No organization is current now; keys are still stored for "default"/);
   assert.match(acme.stderr, /-o default/);
-  for (const args of [["cloud", "auth", "status"], ["cloud", "secrets", "list"]]) {
-    const result = await s.run(args);
-    assert.equal(result.code, ExitCode.Auth, args.join(" "));
-    assert.match(result.stderr, /no current organization; keys are stored for "default"/);
-    assert.match(result.stderr, /with -o NAME \(e\.g\. -o default\)/);
-    assert.match(result.stderr, /voicebot cloud auth login -o default/);
-  }
+  const list = await s.run(["cloud", "secrets", "list"]);
+  assert.equal(list.code, ExitCode.Auth, list.stderr);
+  assert.match(list.stderr, /no current organization; keys are stored for "default"/);
+  assert.match(list.stderr, /with -o NAME \(e\.g\. -o default\)/);
+  assert.match(list.stderr, /voicebot cloud auth switch default/);
+  // auth status still shows what is stored, and how to pick one.
+  const status = await s.run(["cloud", "auth", "status"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /Stored organizations \(\* current\):\n {4}default {2}http/);
+  assert.match(status.stderr, /no current organization; .*voicebot cloud auth switch default/);
   const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
   assert.equal(picked.code, 0, picked.stderr);
+
+  // auth switch: current again, without the key typed again; an unknown one is named.
+  const switched = await s.run(["cloud", "auth", "switch", "default"]);
+  assert.equal(switched.code, 0, switched.stderr);
+  assert.match(switched.stderr, /Organization "default" is current/);
+  assert.equal((await s.run(["cloud", "secrets", "list", "--json"])).code, 0);
+  const unknown = await s.run(["cloud", "auth", "switch", "beta"]);
+  assert.equal(unknown.code, ExitCode.NotFound, unknown.stderr);
+  assert.match(unknown.stderr, /no key is stored for organization "beta"/);
+  assert.match(
+    unknown.stderr,
+    /stored: default\. To add "beta": log in with `voicebot cloud auth login -o beta`/,
+  );
 });
 
-Deno.test("auth login without -o never silently replaces the organization's stored key", async () => {
+Deno.test("auth login stores a key under the organization the API says it belongs to", async () => {
   await using s = await loggedIn();
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const config = async () => JSON.parse(await Deno.readTextFile(s.configPath));
+
+  // -o that disagrees with the API: refused, nothing stored.
+  const before = await config();
+  const wrong = await s.run(["cloud", "auth", "login", "-o", "default"], { stdin: otherKey });
+  assert.equal(wrong.code, ExitCode.Usage, wrong.stderr);
+  assert.match(
+    wrong.stderr,
+    /this key belongs to organization "other", not "default"; nothing was stored/,
+  );
+  assert.deepEqual(await config(), before);
+
+  // Without -o (default is current): stored under "other", which becomes current; default's key
+  // is untouched.
+  const login = await s.run(["cloud", "auth", "login", "--json"], { stdin: otherKey });
+  assert.equal(login.code, 0, login.stderr);
+  const outcome = JSON.parse(login.stdout);
+  assert.deepEqual([outcome.organization, outcome.organizationFrom], ["other", "api"]);
+  const after = await config();
+  assert.equal(after.current, "other");
+  assert.equal(after.organizations.default.apiKey, s.key);
+  assert.equal(after.organizations.other.apiKey, otherKey);
+  const status = JSON.parse((await s.run(["cloud", "auth", "status", "--json"])).stdout);
+  assert.deepEqual([status.organization, status.api.organization], ["other", "other"]);
+});
+
+Deno.test("auth login without -o, against an API that cannot say whose key it is, never silently replaces a stored key", async () => {
+  await using s = await loggedIn();
+  // The platform's documented API has no GET /me: a proxy answers it as such a server would.
+  await using proxy = lossyProxy(s.baseUrl, {
+    methods: ["GET"],
+    path: "/v1/me",
+    count: Infinity,
+    mode: "noRoute",
+  });
+  const login = (args: string[], key: string) =>
+    s.run(["cloud", "auth", "login", "--api-url", proxy.baseUrl, ...args], { stdin: key });
   const otherKey = await s.createKey("other");
   SECRETS.add(otherKey);
   const [stored, other] = [await keyFingerprint(s.key), await keyFingerprint(otherKey)];
   const config = async () => JSON.parse(await Deno.readTextFile(s.configPath));
+  assert.equal((await login(["-o", "default"], s.key)).code, 0);
   const before = await config();
 
   // Without a terminal: refused, both fingerprints shown, both ways on named; nothing stored.
-  const refused = await s.run(["cloud", "auth", "login"], { stdin: otherKey });
+  const refused = await login([], otherKey);
   assert.equal(refused.code, ExitCode.Usage, refused.stderr);
   assert.match(refused.stderr, /organization "default" has another key stored/);
   assert.ok(refused.stderr.includes(stored) && refused.stderr.includes(other), refused.stderr);
@@ -151,11 +210,14 @@ Deno.test("auth login without -o never silently replaces the organization's stor
   assert.match(refused.stderr, /add --yes/);
   assert.deepEqual(await config(), before);
   // The key already stored: nothing to confirm.
-  assert.equal((await s.run(["cloud", "auth", "login"], { stdin: s.key })).code, 0);
+  assert.equal((await login([], s.key)).code, 0);
 
   // On a terminal: asked, and the default answer (no) keeps the stored key.
   {
-    await using tty = await terminal(["cloud", "auth", "login"], s.env);
+    await using tty = await terminal(
+      ["cloud", "auth", "login", "--api-url", proxy.baseUrl],
+      s.env,
+    );
     await tty.waitFor(/API key/);
     await tty.type(otherKey);
     await tty.keys("Enter");
@@ -167,19 +229,23 @@ Deno.test("auth login without -o never silently replaces the organization's stor
   }
   assert.deepEqual(await config(), before);
 
-  // --yes replaces it and says which key it replaced.
-  const replaced = await s.run(["cloud", "auth", "login", "--yes", "--json"], { stdin: otherKey });
+  // --yes replaces it and says which key it replaced; the name is the one given, not the API's.
+  const replaced = await login(["--yes", "--json"], otherKey);
   assert.equal(replaced.code, 0, replaced.stderr);
   const outcome = JSON.parse(replaced.stdout);
-  assert.deepEqual([outcome.keyFingerprint, outcome.replacedKeyFingerprint], [other, stored]);
+  assert.deepEqual(
+    [outcome.keyFingerprint, outcome.replacedKeyFingerprint, outcome.organizationFrom],
+    [other, stored, "name"],
+  );
   // -o naming the organization is a deliberate rotation: no question.
-  const rotated = await s.run(["cloud", "auth", "login", "-o", "default"], { stdin: s.key });
+  const rotated = await login(["-o", "default"], s.key);
   assert.equal(rotated.code, 0, rotated.stderr);
   assert.match(rotated.stderr, new RegExp(`replacing ${other}`));
-  assert.equal(
-    JSON.parse(await Deno.readTextFile(s.configPath)).organizations.default.apiKey,
-    s.key,
-  );
+  assert.equal((await config()).organizations.default.apiKey, s.key);
+  // auth status says the API cannot tell whose key it is.
+  const status = await s.run(["cloud", "auth", "status", "--api-url", proxy.baseUrl]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /The API says: +\(this API cannot say whose key it is\)/);
 });
 
 Deno.test("auth login with a key the API rejects exits 3 and stores nothing", async () => {
@@ -243,11 +309,15 @@ Deno.test("credentials: flags win over the environment, which wins over the conf
   });
   assert.equal(flags.organization, "other");
   assert.equal(flags.apiUrl, "http://flag.invalid/v1");
-  // VOICEBOT_API_KEY over the stored key, but not for an organization -o names apart.
-  const envKey = await status([], { VOICEBOT_API_KEY: "vb_sk_env_key_for_test" });
+  // VOICEBOT_API_KEY over the stored key, but not for an organization -o names apart. (A server
+  // that is not there: status would otherwise report that the API rejects this key.)
+  const nowhere = ["--api-url", "http://127.0.0.1:1/v1"];
+  const envKey = await status(nowhere, { VOICEBOT_API_KEY: "vb_sk_env_key_for_test" });
   SECRETS.add("vb_sk_env_key_for_test");
   assert.equal(envKey.sources.apiKey, "env");
-  const picked = await status(["-o", "default"], { VOICEBOT_API_KEY: "vb_sk_env_key_for_test" });
+  const picked = await status(["-o", "default", ...nowhere], {
+    VOICEBOT_API_KEY: "vb_sk_env_key_for_test",
+  });
   assert.equal(picked.sources.apiKey, "config");
 
   // An organization with no stored key says how to log in to it.

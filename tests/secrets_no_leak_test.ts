@@ -85,8 +85,11 @@ Deno.test("no value, credential or API key appears in any output or in the serve
   const secrets = (...args: string[]) => ["cloud", "secrets", ...args];
 
   // auth: a wrong key, then the right one, status, and a second organization.
-  await run(["cloud", "auth", "login", "-o", "acme"], { stdin: VALUES.wrongKey, ok: false });
-  await run(["cloud", "auth", "login", "-o", "acme", "--yes"], { stdin: session.key, ok: true });
+  await run(["cloud", "auth", "login", "-o", "default"], { stdin: VALUES.wrongKey, ok: false });
+  await run(["cloud", "auth", "login", "-o", "default", "--yes"], { stdin: session.key, ok: true });
+  await run(["cloud", "auth", "login", "-o", "acme"], { stdin: session.key, ok: false }); // not acme's
+  await run(["cloud", "auth", "switch", "default"], { ok: true });
+  await run(["cloud", "auth", "switch", "nobody"], { ok: false });
   await run(["cloud", "auth", "status"], { ok: true });
   await run(["cloud", "auth", "status", "--json"], { ok: true });
 

@@ -699,6 +699,7 @@ backendTest(
     assert.equal(document.info.version, "1.0.0");
     assert.equal(document.paths["/secrets"].get.operationId, "listSecretSets");
     assert.deepEqual(Object.keys(document.paths).sort(), [
+      "/me",
       "/openapi.json",
       "/regions",
       "/secrets",
@@ -835,3 +836,15 @@ backendTest(
     assert.deepEqual(await listVia(other), []);
   },
 );
+
+backendTest("GET /me: the key's organization and public id; 401 without a key", async (backend) => {
+  await using t = await testApp(backend);
+  const other = await addKey(t.storage, "beta");
+  const me = await t.json("GET", "/v1/me");
+  assert.equal(me.status, 200);
+  assert.deepEqual(me.body, { organization: "acme", keyId: t.key.split("_")[2] });
+  assert.equal((await t.json("GET", "/v1/me", { key: other })).body.organization, "beta");
+  await expectError(t.json("GET", "/v1/me", { key: null }), 401, "UNAUTHORIZED");
+  // Never the key itself.
+  assert.ok(!JSON.stringify(me.body).includes(t.key));
+});

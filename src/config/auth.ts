@@ -1,12 +1,15 @@
 /**
- * `cloud auth`: log in (check the key with `GET /secrets`, then store it and make the
- * organization current), log out, and describe the credentials in use. Returns data, prints
- * nothing; the API key never leaves this module except in the request that checks it.
+ * `cloud auth`: log in (check the key with the API, then store it and make the organization
+ * current), switch between stored organizations, log out, and describe the credentials in use.
+ * Where the API offers `GET /me`, it says which organization a key belongs to, and that is the
+ * name the key is stored under; elsewhere the name given (`-o`) is taken. Returns data, prints
+ * nothing; the API key never leaves this module except in the requests that check it.
  *
  * @module
  */
-import { AuthError, CancelledError, UsageError } from "../errors.ts";
+import { AuthError, CancelledError, NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import type { Fetch } from "../secrets/client.ts";
+import type { MeResponse } from "../secrets/schemas.ts";
 import {
   checkOrganization,
   configPath,
@@ -14,6 +17,7 @@ import {
   DEFAULT_API_URL,
   type Env,
   keyFingerprint,
+  loginHint,
   processEnv,
   readConfig,
   resolveCredentials,
@@ -38,6 +42,8 @@ export interface LoginOptions extends CredentialFlags {
 }
 
 export interface LoginResult {
+  /** `api`: GET /me said whose key it is; `name`: the API cannot say, the name given was taken. */
+  organizationFrom: "api" | "name";
   organization: string;
   apiUrl: string;
   keyFingerprint: string;
@@ -56,12 +62,11 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
   if (/\s/.test(apiKey)) throw new UsageError("the API key holds white space; paste it alone.");
   const path = configPath(env);
   const file = await readConfig(path);
-  const organization = checkOrganization(
-    options.organization ?? env("VOICEBOT_ORG") ?? file.current ?? "default",
-  );
+  const named = options.organization ?? env("VOICEBOT_ORG") ?? file.current ?? "default";
+  checkOrganization(named);
   const { normalizeApiUrl, SecretsClient } = await import("../secrets/client.ts");
   const apiUrl = normalizeApiUrl(
-    options.apiUrl ?? env("VOICEBOT_API_URL") ?? file.organizations[organization]?.apiUrl ??
+    options.apiUrl ?? env("VOICEBOT_API_URL") ?? file.organizations[named]?.apiUrl ??
       DEFAULT_API_URL,
   );
   const client = new SecretsClient({
@@ -73,7 +78,9 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
     loginHint: "check the key: it is created with `voicebot cloud serve create-key -o ORG`.",
   });
   let sets: number;
+  let me: MeResponse | undefined;
   try {
+    me = await client.me();
     sets = (await client.listSets()).length;
   } catch (error) {
     if (error instanceof AuthError) {
@@ -84,12 +91,22 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
     }
     throw error;
   }
+  if (me && options.organization !== undefined && options.organization !== me.organization) {
+    throw new UsageError(
+      `this key belongs to organization "${me.organization}", not "${options.organization}"; ` +
+        "nothing was stored.",
+      { hint: `log in with -o ${me.organization}, or without -o.` },
+    );
+  }
+  // The API's word for the organization, where it has one.
+  const organization = me ? checkOrganization(me.organization) : named;
   const fingerprint = await keyFingerprint(apiKey);
   const previous = file.organizations[organization]?.apiKey;
   const replaced = previous !== undefined && previous !== apiKey
     ? await keyFingerprint(previous)
     : undefined;
-  if (replaced && options.organization === undefined && !options.replace) {
+  // A new key for an organization the API vouches for is a rotation: stored without asking.
+  if (replaced && !me && options.organization === undefined && !options.replace) {
     const other = "to log in to another organization, name it: `voicebot cloud auth login -o NAME`";
     const question = `Replace the key stored for organization "${organization}" (${replaced}) ` +
       `with this one (${fingerprint})?`;
@@ -111,6 +128,7 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
   await writeConfig(path, file);
   return {
     organization,
+    organizationFrom: me ? "api" : "name",
     apiUrl,
     keyFingerprint: fingerprint,
     sets,
@@ -154,23 +172,76 @@ export async function logout(
   };
 }
 
-export interface StatusResult {
-  organization?: string;
+export interface SwitchResult {
+  organization: string;
+  /** The organization that was current before, if any. */
+  previous?: string;
   apiUrl: string;
   keyFingerprint: string;
-  sources: { organization?: Source; apiUrl: Source; apiKey: Source };
+  configPath: string;
+}
+
+/** Makes a stored organization current, without its key being typed again (gh's auth switch). */
+export async function switchOrganization(
+  options: { organization: string; env?: Env },
+): Promise<SwitchResult> {
+  const path = configPath(options.env ?? processEnv);
+  const file = await readConfig(path);
+  const organization = checkOrganization(options.organization);
+  const stored = file.organizations[organization];
+  if (!stored) {
+    const others = Object.keys(file.organizations).sort();
+    throw new NotFoundError(`no key is stored for organization "${organization}".`, {
+      hint: others.length
+        ? `stored: ${others.join(", ")}. To add "${organization}": ${loginHint(organization)}`
+        : loginHint(organization),
+    });
+  }
+  const previous = file.current;
+  file.current = organization;
+  await writeConfig(path, file);
+  return {
+    organization,
+    ...(previous !== undefined ? { previous } : {}),
+    apiUrl: stored.apiUrl,
+    keyFingerprint: await keyFingerprint(stored.apiKey),
+    configPath: path,
+  };
+}
+
+/**
+ * What the API says of the key in use (GET /me): whose it is. `unsupported`: the API cannot say
+ * (the platform's documented API has no such route); `unreachable`: why it was not asked.
+ */
+export type WhoseKey =
+  | { organization: string; keyId: string }
+  | { unsupported: true }
+  | { unreachable: string };
+
+export interface StatusResult {
+  // What a command would use now; absent when no organization is current (see `problem`).
+  organization?: string;
+  apiUrl?: string;
+  keyFingerprint?: string;
+  sources?: { organization?: Source; apiUrl: Source; apiKey: Source };
+  api?: WhoseKey;
+  /** Why nothing is in use, and how to pick an organization. */
+  problem?: { message: string; hint?: string };
   configPath: string;
   /** Every organization stored in the config file. */
   stored: { organization: string; apiUrl: string; keyFingerprint: string; current: boolean }[];
 }
 
-/** What a command would use now, and what the config file holds. Sends nothing. */
+/**
+ * What a command would use now, what the API says of its key, and what the config file holds.
+ * Throws AuthError when nothing is stored at all, or when the API rejects the key in use.
+ */
 export async function status(
-  options: CredentialFlags & { env?: Env } = {},
+  options: CredentialFlags & { env?: Env; fetch?: Fetch; insecure?: boolean } = {},
 ): Promise<StatusResult> {
   const env = options.env ?? processEnv;
-  const credentials = await resolveCredentials(options, env);
-  const file = await readConfig(credentials.configPath);
+  const path = configPath(env);
+  const file = await readConfig(path);
   const stored = await Promise.all(
     Object.entries(file.organizations).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(
       async ([organization, entry]) => ({
@@ -181,12 +252,55 @@ export async function status(
       }),
     ),
   );
+  let credentials;
+  try {
+    credentials = await resolveCredentials(options, env);
+  } catch (error) {
+    // Keys are stored, none is current (after logging out of it): that is a state to show.
+    if (!(error instanceof AuthError) || stored.length === 0) throw error;
+    return { problem: { message: error.message, hint: error.hint }, configPath: path, stored };
+  }
   return {
     organization: credentials.organization,
     apiUrl: credentials.apiUrl,
     keyFingerprint: await keyFingerprint(credentials.apiKey),
     sources: credentials.sources,
-    configPath: credentials.configPath,
+    api: await askWhoseKey(credentials.apiUrl, credentials.apiKey, options),
+    configPath: path,
     stored,
   };
 }
+
+/** GET /me, once and briefly: status reports a server it cannot reach rather than failing. */
+async function askWhoseKey(
+  apiUrl: string,
+  apiKey: string,
+  options: { fetch?: Fetch; insecure?: boolean },
+): Promise<WhoseKey> {
+  const { SecretsClient } = await import("../secrets/client.ts");
+  try {
+    const client = new SecretsClient({
+      baseUrl: apiUrl,
+      apiKey,
+      fetch: options.fetch,
+      insecure: options.insecure,
+      attempts: 1,
+      timeoutMs: STATUS_TIMEOUT_MS,
+    });
+    const me = await client.me();
+    return me ? { organization: me.organization, keyId: me.keyId } : { unsupported: true };
+  } catch (error) {
+    if (error instanceof AuthError) {
+      throw new AuthError(`the API at ${apiUrl} rejects the key in use.`, {
+        hint: error.hint,
+        api: error.api,
+      });
+    }
+    if (error instanceof VoicebotError && error.api === undefined) {
+      return { unreachable: error.message };
+    }
+    throw error;
+  }
+}
+
+const STATUS_TIMEOUT_MS = 5_000;

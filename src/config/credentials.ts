@@ -165,7 +165,7 @@ export function noCurrentOrganization(stored: readonly string[]): AuthError {
 export function pickHint(stored: readonly string[]): string {
   const example = [...stored].sort()[0] ?? "NAME";
   return `pick one per command with -o NAME (e.g. -o ${example}), or make it current with ` +
-    `\`voicebot cloud auth login -o ${stored.length === 1 ? example : "NAME"}\`.`;
+    `\`voicebot cloud auth switch ${stored.length === 1 ? example : "NAME"}\`.`;
 }
 
 /**

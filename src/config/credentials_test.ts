@@ -111,7 +111,7 @@ Deno.test("no current organization: the stored ones are named, with how to pick 
     assert.ok(error instanceof AuthError);
     assert.equal(error.message, 'no current organization; keys are stored for "acme", "beta".');
     assert.match(String(error.hint), /-o NAME \(e\.g\. -o acme\)/);
-    assert.match(String(error.hint), /voicebot cloud auth login -o NAME/);
+    assert.match(String(error.hint), /voicebot cloud auth switch NAME/);
     const none = await resolveCredentials({}, envOf({ VOICEBOT_CONFIG: `${dir}/none.json` }))
       .catch((e) => e);
     assert.match(none.message, /not logged in: no organization and no API key/);

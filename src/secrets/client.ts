@@ -35,6 +35,7 @@ import {
   DeleteKeyResponse,
   ErrorResponse,
   ListSecretSetsResponse,
+  MeResponse,
   type PutSecretSetRequest,
   PutSecretSetResponse,
   RegionsResponse,
@@ -180,6 +181,19 @@ export class SecretsClient {
       return { alreadyGone: false, response };
     } catch (error) {
       if (error instanceof NotFoundError && attempts.lost) return { alreadyGone: true };
+      throw error;
+    }
+  }
+
+  /**
+   * GET /me: the organization the key belongs to, and the key's id. Undefined from a server that
+   * has no such route (the platform's documented API has none): then the caller falls back.
+   */
+  async me(): Promise<MeResponse | undefined> {
+    try {
+      return await this.#request("GET", "/me", MeResponse);
+    } catch (error) {
+      if (error instanceof VoicebotError && error.api?.status === 404) return undefined;
       throw error;
     }
   }

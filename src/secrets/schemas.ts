@@ -173,6 +173,14 @@ export const RegionsResponse = z
   .meta({ id: "RegionsResponse" });
 export type RegionsResponse = z.infer<typeof RegionsResponse>;
 
+export const MeResponse = z
+  .object({
+    organization: z.string().meta({ description: "The organization the key belongs to." }),
+    keyId: z.string().meta({ description: "The key's public id (not secret)." }),
+  })
+  .meta({ id: "MeResponse" });
+export type MeResponse = z.infer<typeof MeResponse>;
+
 export const ErrorCode = z.enum([
   "VALIDATION_ERROR",
   "UNAUTHORIZED",

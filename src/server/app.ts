@@ -18,7 +18,7 @@ import {
   type PutSecretsRequest,
   type RegionsResponse,
 } from "../secrets/schemas.ts";
-import { Authenticator } from "./auth.ts";
+import { Authenticator, type Caller } from "./auth.ts";
 import {
   DEFAULT_LIMITS,
   DEFAULT_REGION,
@@ -66,7 +66,7 @@ const LIST_CACHE_ORGANIZATIONS = 256;
  */
 export const LIST_FRESHNESS_MS = 250;
 
-type Env = { Variables: { requestId: string; orgId: string; jsonBody: unknown } };
+type Env = { Variables: { requestId: string; orgId: string; caller: Caller; jsonBody: unknown } };
 
 export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   const clock = options.clock ?? Date.now;
@@ -150,6 +150,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       );
     }
     c.set("orgId", caller.orgId);
+    c.set("caller", caller);
     await next();
   };
 
@@ -353,6 +354,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   });
 
   api.openapi(routes.listRegions, (c) => c.json(regionsBody, 200));
+
+  api.openapi(routes.getMe, (c) => {
+    const { organization, keyId } = c.get("caller");
+    return c.json({ organization, keyId }, 200);
+  });
 
   const app = new Hono<Env>();
 

@@ -19,6 +19,8 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 export interface Caller {
   orgId: string;
+  /** The organization's name. */
+  organization: string;
   keyId: string;
 }
 
@@ -44,7 +46,7 @@ export class Authenticator {
     const record = await this.lookup(keyId);
     if (!record || !sameHash(hashApiKey(key), record.hash)) throw unauthorized("Invalid API key.");
     this.touch(keyId);
-    return { orgId: record.orgId, keyId };
+    return { orgId: record.orgId, organization: record.organization, keyId };
   }
 
   private async lookup(keyId: string): Promise<ApiKeyRecord | undefined> {

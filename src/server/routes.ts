@@ -8,6 +8,7 @@ import {
   ErrorResponse,
   KeyName,
   ListSecretSetsResponse,
+  MeResponse,
   PutSecretSetRequest,
   PutSecretSetResponse,
   RegionsResponse,
@@ -114,6 +115,16 @@ export const listRegions = createRoute({
   responses: { 200: json(RegionsResponse, "Regions."), ...errors },
 });
 
+export const getMe = createRoute({
+  method: "get",
+  path: "/me",
+  operationId: "getMe",
+  summary: "Whom the API key belongs to: its organization and its public id. Not in the " +
+    "platform's documented API; a client falls back when a server lacks it.",
+  security,
+  responses: { 200: json(MeResponse, "The key's organization and id."), ...errors },
+});
+
 export const getOpenApiDocument = createRoute({
   method: "get",
   path: "/openapi.json",
@@ -131,5 +142,6 @@ export const ROUTES = [
   deleteSecretSetKey,
   deleteSecretSet,
   listRegions,
+  getMe,
   getOpenApiDocument,
 ];

@@ -116,9 +116,9 @@ export class PostgresStorage implements Storage {
   }
 
   async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.sql`SELECT k.org_id, k.hash FROM api_keys k
+    const [row] = await this.sql`SELECT k.org_id, k.hash, o.name FROM api_keys k
       JOIN organizations o ON o.id = k.org_id WHERE k.id = ${id}`;
-    return row && { orgId: row.org_id, hash: row.hash };
+    return row && { orgId: row.org_id, organization: row.name, hash: row.hash };
   }
 
   async listApiKeys(organization: string): Promise<ApiKeyInfo[] | undefined> {

@@ -205,10 +205,14 @@ export class SqliteStorage implements Storage {
   findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
     return settle(() => {
       const row = this.sql(
-        `SELECT k.org_id, k.hash FROM api_keys k JOIN organizations o ON o.id = k.org_id
+        `SELECT k.org_id, k.hash, o.name FROM api_keys k JOIN organizations o ON o.id = k.org_id
          WHERE k.id = ?`,
       ).get(id) as Row | undefined;
-      return row && { orgId: row.org_id as string, hash: row.hash as Uint8Array };
+      return row && {
+        orgId: row.org_id as string,
+        organization: row.name as string,
+        hash: row.hash as Uint8Array,
+      };
     });
   }
 

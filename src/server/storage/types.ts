@@ -88,6 +88,8 @@ export interface ProvisionOutcome {
 
 export interface ApiKeyRecord {
   orgId: string;
+  /** The organization's name. */
+  organization: string;
   hash: Uint8Array;
 }
 

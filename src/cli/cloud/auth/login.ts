@@ -12,7 +12,8 @@ export default define({
   name: "login",
   description: "Store an API key for an organization and make it current.\n" +
     "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.\n" +
-    "  Without -o, a key other than the one stored for the organization needs a confirmation (or --yes).",
+    "  Where the API says whose key it is, it is stored under that organization (-o must agree);\n" +
+    "  elsewhere, without -o, a key other than the one stored needs a confirmation (or --yes).",
   args: {
     ...connectionArgs,
     yes: {
@@ -37,7 +38,10 @@ export default define({
     await warnIfInsecure(ctx.values, result.apiUrl);
     if (ctx.values.json) return printJson(result);
     printSuccess(
-      `Logged in to organization "${result.organization}" at ${result.apiUrl} ` +
+      `Logged in to organization "${result.organization}"` +
+        `${
+          result.organizationFrom === "api" ? " (whose key it is, by the API)" : ""
+        } at ${result.apiUrl} ` +
         `(key ${result.keyFingerprint}${
           result.replacedKeyFingerprint ? `, replacing ${result.replacedKeyFingerprint}` : ""
         }; it sees ${result.sets} set${result.sets === 1 ? "" : "s"}).`,

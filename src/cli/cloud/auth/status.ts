@@ -1,37 +1,49 @@
-/** `voicebot cloud auth status`: the organization, URL and key fingerprint a command would use. */
+/** `voicebot cloud auth status`: the organization, URL and key in use, and what the API says. */
 import { define } from "gunshi";
-import { printJson } from "../../output.ts";
+import { printJson, printNote } from "../../output.ts";
 import { connectionArgs } from "../connect.ts";
 
 export default define({
   name: "status",
-  description: "Show the organization, API URL and key fingerprint in use (never the key).",
+  description: "Show the organization, API URL and key fingerprint in use (never the key),\n" +
+    "  whose key it is by the API's own word, and every stored organization.",
   args: connectionArgs,
   run: async (ctx) => {
     const { status } = await import("../../../config/auth.ts");
     const result = await status({
       organization: ctx.values.organization,
       apiUrl: ctx.values["api-url"],
+      insecure: ctx.values.insecure,
     });
     if (ctx.values.json) return printJson(result);
     const from = (source: string | undefined) => (source ? `  (from ${source})` : "");
-    console.log(
-      [
-        `Organization:  ${result.organization ?? "(none named)"}${
-          from(result.sources.organization)
-        }`,
-        `API URL:       ${result.apiUrl}${from(result.sources.apiUrl)}`,
-        `API key:       ${result.keyFingerprint}${from(result.sources.apiKey)}`,
-        `Config file:   ${result.configPath}`,
-        ...(result.stored.length > 1
-          ? [
-            "Stored organizations:",
-            ...result.stored.map((s) =>
-              `  ${s.current ? "*" : " "} ${s.organization}  ${s.apiUrl}  ${s.keyFingerprint}`
-            ),
-          ]
-          : []),
-      ].join("\n"),
-    );
+    const api = result.api;
+    const lines = result.problem ? [] : [
+      `Organization:  ${result.organization ?? "(none named)"}${
+        from(result.sources?.organization)
+      }`,
+      `API URL:       ${result.apiUrl}${from(result.sources?.apiUrl)}`,
+      `API key:       ${result.keyFingerprint}${from(result.sources?.apiKey)}`,
+      `The API says:  ${
+        !api || "unsupported" in api
+          ? "(this API cannot say whose key it is)"
+          : "unreachable" in api
+          ? `(not reached: ${api.unreachable})`
+          : `organization "${api.organization}", key ${api.keyId}`
+      }`,
+    ];
+    lines.push(`Config file:   ${result.configPath}`);
+    if (result.stored.length > 0) {
+      lines.push(
+        "Stored organizations (* current):",
+        ...result.stored.map((s) =>
+          `  ${s.current ? "*" : " "} ${s.organization}  ${s.apiUrl}  ${s.keyFingerprint}`
+        ),
+      );
+    }
+    console.log(lines.join("\n"));
+    if (result.problem) {
+      printNote(`${result.problem.message}${result.problem.hint ? ` ${result.problem.hint}` : ""}`);
+    }
   },
 });
