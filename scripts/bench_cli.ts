@@ -130,6 +130,20 @@ export async function benchCli(): Promise<void> {
         undefined,
         server.env,
       );
+      // Two GETs (the set, the regions) and the plan; nothing written.
+      add(
+        `${kind}: secrets set --dry-run`,
+        [entry, "cloud", "secrets", "set", "bench-set-0", "KEY_A=a", "KEY_C=c", "--dry-run"],
+        undefined,
+        server.env,
+      );
+      // One GET and a fingerprint per key.
+      add(
+        `${kind}: secrets diff`,
+        [entry, "cloud", "secrets", "diff", "bench-set-0", "KEY_A=a", "KEY_B=x"],
+        undefined,
+        server.env,
+      );
     }
     for (let round = 0; round < RUNS; round++) {
       for (const c of cases) {

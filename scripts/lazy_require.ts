@@ -2,9 +2,9 @@
  * Run by `deno task bundle` after `deno bundle`: makes the bundle's `require` shim lazy, so that
  * starting the CLI from the bundle loads no `node:` module and never touches Node's `process`.
  *
- * Why: cli-table3 requires its optional dependency `@colors/colors` (when a cell is coloured, which
- * our tables never are), and `@colors/colors` calls `require("os")` and `require("util")`. esbuild
- * keeps Node built-ins external, so for those calls it emits its `__require` helper, and helpers go
+ * Why: a CommonJS package that requires a Node built-in (cli-table3 did, through its optional
+ * `@colors/colors`; no package of the CLI does today) makes esbuild, which keeps Node built-ins
+ * external, emit its `__require` helper for those calls, and helpers go
  * into the one runtime chunk that every chunk imports, the entry included. For `--platform=deno`,
  * `deno bundle` then replaces that helper with
  * `import{createRequire}from"node:module";var __require=createRequire(import.meta.url)`, which runs

@@ -13,7 +13,8 @@
  *   is `alreadyGone`, not an error. For that, a PUT or DELETE goes on a connection of its own:
  *   on a reused keep-alive connection that closes under it, the HTTP stack would resend it
  *   silently, and its answer would be taken for the first.
- * - Every response body is parsed with the shared schemas; errors are decoded with ErrorResponse
+ * - Every response body is parsed with the zod/mini twins of the wire schemas (responses.ts, held
+ *   to schemas.ts by a test); errors are decoded with ErrorResponse
  *   into the typed errors of src/errors.ts, which keep status, code and the request id.
  *
  * Never does an error message carry the API key or a value: only the URL, the method and what
@@ -21,7 +22,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import {
   AuthError,
   ConflictError,
@@ -31,17 +32,18 @@ import {
   type VoicebotErrorOptions,
 } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import type { PutSecretSetRequest } from "./schemas.ts";
+// The answers are read with zod/mini twins of the wire schemas (see responses.ts).
 import {
   DeleteKeyResponse,
   ErrorResponse,
   ListSecretSetsResponse,
   MeResponse,
-  type PutSecretSetRequest,
   PutSecretSetResponse,
   RegionsResponse,
   SecretSetDetail,
   type SecretSetSummary,
-} from "./schemas.ts";
+} from "./responses.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Attempts per request, the first included. */
@@ -171,7 +173,7 @@ export class SecretsClient {
   }
 
   /** A DELETE whose 404 after an attempt with a lost answer means that attempt deleted it. */
-  async #delete<S extends z.ZodType>(
+  async #delete<S extends z.ZodMiniType>(
     path: string,
     schema: S | null,
   ): Promise<DeleteOutcome<z.infer<S>>> {
@@ -208,7 +210,7 @@ export class SecretsClient {
    * reached the server but its answer never came back (a connection lost after sending, or a
    * timeout), so that a later attempt's answer may describe what that one did.
    */
-  async #request<S extends z.ZodType>(
+  async #request<S extends z.ZodMiniType>(
     method: "GET" | "PUT" | "DELETE",
     path: string,
     schema: S | null,
@@ -263,7 +265,7 @@ export class SecretsClient {
     }
   }
 
-  async #parse<S extends z.ZodType>(
+  async #parse<S extends z.ZodMiniType>(
     response: Response,
     schema: S,
     method: string,

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import Table from "cli-table3";
 import type { SecretSetDetail, SecretSetSummary, SetStatus } from "./schemas.ts";
 
 const STATUS_COLOURS: Record<SetStatus, string> = {
@@ -25,12 +24,45 @@ function status(value: SetStatus | undefined, colour: boolean): string {
 }
 
 /**
- * Every table of the CLI is made here. No colours of cli-table3's own (a red head, grey borders):
- * they would ignore NO_COLOR and pipes; a cell is coloured by its caller, after `colourEnabled()`.
+ * Every table of the CLI is made here: box-drawing borders, a line between rows, one space of
+ * padding. No colours of its own (they would ignore NO_COLOR and pipes); a cell is coloured by
+ * its caller, after `colourEnabled()`, and its escape codes take no width. Written here rather
+ * than taken from a package: cli-table3, a CommonJS module, cost a start-up of the Node layer on
+ * every command that prints a table.
  */
-export function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] } });
+export function table(head: string[]): { push(row: string[]): void; toString(): string } {
+  const rows = [head];
+  return {
+    push: (row) => void rows.push(row),
+    toString: () => {
+      const widths = head.map((_, i) => Math.max(...rows.map((row) => width(row[i] ?? ""))));
+      const rule = (left: string, middle: string, right: string) =>
+        left + widths.map((w) => "─".repeat(w + 2)).join(middle) + right;
+      const line = (row: string[]) =>
+        "│" + widths.map((w, i) => ` ${pad(row[i] ?? "", w)} `).join("│") + "│";
+      return [
+        rule("┌", "┬", "┐"),
+        ...rows.flatMap((row, i) => i === 0 ? [line(row)] : [rule("├", "┼", "┤"), line(row)]),
+        rule("└", "┴", "┘"),
+      ].join("\n");
+    },
+  };
 }
+
+const pad = (text: string, to: number) => text + " ".repeat(to - width(text));
+
+/** Columns on a terminal: escape codes take none, East Asian wide characters and emoji two. */
+function width(text: string): number {
+  let columns = 0;
+  for (const char of text.replace(COLOUR, "")) columns += WIDE.test(char) ? 2 : 1;
+  return columns;
+}
+
+// deno-lint-ignore no-control-regex -- the colour codes callers put in cells start with ESC
+const COLOUR = /\x1b\[[0-9;]*m/g;
+
+const WIDE =
+  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
 
 /** Name, type, region, status, and the message of failed sets when there is one. */
 export function renderSetsTable(sets: readonly SecretSetSummary[], colour: boolean): string {

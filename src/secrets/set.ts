@@ -12,8 +12,8 @@ import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
 import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
 import type { PutOutcome } from "./client.ts";
-import { looksLikeToken, showableKey } from "./names.ts";
-import { KEY_NAME_PATTERN, SET_NAME_PATTERN } from "./schemas.ts";
+// The patterns from names.ts, not schemas.ts: that one loads classic zod, which the CLI avoids.
+import { KEY_NAME, looksLikeToken, SET_NAME, showableKey } from "./names.ts";
 import type {
   PutSecretSetRequest,
   PutSecretSetResponse,
@@ -53,7 +53,7 @@ export const KEY_NAME_RULE =
  * what was typed there may be a value (`set OPENAI_API_KEY=sk-... `, the name left out).
  */
 export function setNameProblem(name: string): string | undefined {
-  if (SET_NAME_PATTERN.test(name)) return undefined;
+  if (SET_NAME.test(name)) return undefined;
   return name.includes("=")
     ? 'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME KEY=value)'
     : `argument 1 is not a set name: ${SET_NAME_RULE}`;
@@ -77,7 +77,7 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
   let count = 0;
   const add = (key: string, value: string, origin: Origin, remove: string) => {
     count++;
-    if (key.startsWith("\uFEFF") && KEY_NAME_PATTERN.test(key.slice(1))) {
+    if (key.startsWith("\uFEFF") && KEY_NAME.test(key.slice(1))) {
       problems.push(
         `${origin}: the file starts with a byte order mark, which python-dotenv reads as part ` +
           "of the first key, so the bot would not see it under its name; save the file as UTF-8 " +
@@ -85,7 +85,7 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
       );
       return;
     }
-    if (!KEY_NAME_PATTERN.test(key)) {
+    if (!KEY_NAME.test(key)) {
       problems.push(`${origin}: what comes before "=" is not a key name (${KEY_NAME_RULE})`);
       return;
     }
