@@ -85,10 +85,8 @@ const ESCAPED: Record<string, string> = {
 // python-dotenv's `${name}` / `${name:-default}` (dotenv/variables.py).
 const REFERENCE = /\$\{([^}:]*)(?::-([^}]*))?\}/g;
 
-/** The text of a file's bytes as python-dotenv opens it (strict UTF-8, BOM kept); undefined if
- * it is not text: not UTF-8, or holding NUL bytes. */
-export function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.includes(0)) return undefined;
+/** A file's text as python-dotenv opens it (strict UTF-8, BOM kept); undefined if not UTF-8. */
+function decodeText(bytes: Uint8Array): string | undefined {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
@@ -98,7 +96,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 
 export const NOT_TEXT = "not a text file: a dotenv file is UTF-8 text without NUL bytes";
 
-/** Reads a whole dotenv file (its bytes, or its text); never throws. */
+/** Reads a whole dotenv file (its bytes, or its text); never throws. NUL is no text either. */
 export function parse(input: string | Uint8Array): DotenvResult {
   const decoded = typeof input === "string" ? input : decodeText(input);
   if (decoded === undefined || decoded.includes("\0")) {
