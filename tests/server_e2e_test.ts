@@ -18,6 +18,7 @@ import {
   REQUEST_TIMEOUT_MS,
   type SpawnedServer,
   spawnServer,
+  STOP_TIMEOUT_MS,
   tempDir,
   withDeadline,
 } from "./helpers_server.ts";
@@ -543,6 +544,24 @@ Deno.test("SIGTERM and SIGINT drain an in-flight request, then exit 0 with no er
       drained = await drainAttempt(signal, attempt * 100);
     }
     assert.ok(drained, `${signal}: the request was never in flight when the signal came`);
+  }
+});
+
+Deno.test("a second signal as the server winds down (Ctrl-C twice) still ends a clean stop with 0", async () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await using database = await sqlite.database();
+      const server = await spawnServer(database.spec);
+      server.child.kill(signal);
+      // The next signal as soon as the shutdown is done, while the runtime winds down: polled
+      // every millisecond (a coarser poll sends it after the exit, and proves nothing).
+      const deadline = Date.now() + STOP_TIMEOUT_MS;
+      while (!server.stderr().includes('"msg":"stopped"') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      const { code, stderr } = await server.stop(signal);
+      assert.equal(code, 0, `${signal}, attempt ${attempt + 1}: ${stderr}`);
+    }
   }
 });
 

@@ -132,14 +132,16 @@ export default define({
       console.log(server.bootstrap.apiKey);
     }
     console.log(`Listening on ${server.baseUrl}`);
-    const { connectionsLeft } = await new Promise<{ connectionsLeft: boolean }>((resolve) => {
+    await new Promise((resolve) => {
+      // A second signal while it drains (Ctrl-C twice) joins the same shutdown.
       const stop = () => void server.shutdown().then(resolve);
       Deno.addSignalListener("SIGINT", stop);
       Deno.addSignalListener("SIGTERM", stop);
     });
-    // A stalled client's connection would keep the process alive: the shutdown is done (the
-    // database closed, the logs written), so the process ends now.
-    if (connectionsLeft) Deno.exit(0);
+    // The shutdown is done (the database closed, the logs written): the process ends now, not
+    // when the event loop empties. A stalled client's connection would keep it alive, and a signal
+    // that came while the runtime wound down would meet no listener and end a clean stop with 143.
+    Deno.exit(0);
   },
 });
 
