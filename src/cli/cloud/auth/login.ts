@@ -12,8 +12,7 @@ export default define({
   name: "login",
   description: "Store an API key for an organization and make it current.\n" +
     "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.\n" +
-    "  Where the API says whose key it is, it is stored under that organization (-o must agree);\n" +
-    "  elsewhere, without -o, a key other than the one stored needs a confirmation (or --yes).",
+    "  It is stored under the organization the API says it is for (-o must agree), else under -o.",
   args: {
     ...connectionArgs,
     yes: {

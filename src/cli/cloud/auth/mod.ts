@@ -7,7 +7,8 @@ import switchCommand from "./switch.ts";
 
 export default define({
   name: "auth",
-  description: "Log in to the secrets API, log out, and show the credentials in use.",
+  description:
+    "Log in to the secrets API, switch organizations, log out, show the credentials in use.",
   subCommands: { login, switch: switchCommand, logout, status },
   run: () => {
     console.log(

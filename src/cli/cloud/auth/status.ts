@@ -5,8 +5,8 @@ import { connectionArgs } from "../connect.ts";
 
 export default define({
   name: "status",
-  description: "Show the organization, API URL and key fingerprint in use (never the key),\n" +
-    "  whose key it is by the API's own word, and every stored organization.",
+  description:
+    "Show the organization, API URL and key in use (never the key), whose it is, and more.",
   args: connectionArgs,
   run: async (ctx) => {
     const { status } = await import("../../../config/auth.ts");
