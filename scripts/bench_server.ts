@@ -5,9 +5,9 @@
  *
  * Cases, on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
  * VOICEBOT_TEST_POSTGRES_URL; a fresh schema each): `GET /secrets` for an organization with 10
- * sets and one with 1,000 sets, and `PUT` merging one key into a set. Reported: requests per
- * second, p50 and p99 latency, and the server's throughput as a share of the ceiling's, measured
- * in the same run. Then scale-out: two server processes on one PostgreSQL database, written
+ * sets and one with 1,000 sets, and `PUT` merging one key (a new value each time) into a set.
+ * Reported: requests per second, p50 and p99 latency, and the server's throughput as a share of
+ * the ceiling's, measured in the same run. Then scale-out: two server processes on one PostgreSQL database, written
  * through both at once, and 200 keys merged through both into one set, none lost.
  */
 import { join } from "pathe";
@@ -115,8 +115,16 @@ async function benchBackend(
   await server.stop();
 }
 
+/**
+ * wrk's PUT of `putBody` with BENCH_KEY given a new value on every request: the server leaves a key
+ * written with the value it holds as it is (unchanged), so the same body again would measure a
+ * write that writes nothing.
+ */
 const PUT_SCRIPT = (putBody: string) =>
-  `wrk.method = "PUT"\nwrk.body = '${putBody}'\nwrk.headers["Content-Type"] = "application/json"\n`;
+  `wrk.method = "PUT"\nwrk.headers["Content-Type"] = "application/json"\nlocal n = 0\n` +
+  `request = function()\n  n = n + 1\n` +
+  `  return wrk.format(nil, nil, nil, (string.gsub('${putBody}', '"value"', '"value-' .. n .. '"')))\n` +
+  `end\n`;
 
 /**
  * Two server processes on one PostgreSQL database, wrk writing through both at once; then 200

@@ -309,10 +309,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     name: string,
     secrets: Record<string, string>,
   ): Promise<Map<string, Uint8Array>> {
-    const stored = await storage.getSet(orgId, name);
     const same = new Map<string, Uint8Array>();
-    if (stored?.type !== "secret") return same;
-    await Promise.all(stored.values.map(async ({ key, sealed }) => {
+    await Promise.all((await storage.sealedValues(orgId, name)).map(async ([key, sealed]) => {
       if (!Object.hasOwn(secrets, key)) return;
       const value = await vault.open(sealed, valueContext(orgId, name, key));
       if (value === secrets[key]) same.set(key, sealed);

@@ -152,6 +152,10 @@ export class PostgresStorage implements Storage {
     return rows.map(toStoredSet);
   }
 
+  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]> {
+    return valuesOf(this.sql, orgId, name);
+  }
+
   async getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
     const [row] = await this.sql<(SetRow & { host: string | null })[]>`
       SELECT name, type, region, status, error_message, host
@@ -185,7 +189,7 @@ export class PostgresStorage implements Storage {
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
       const { existing, region } = await placeSet(tx, orgId, write, "secret", rules);
-      const stored = new Map(existing ? await sealedValues(tx, orgId, write.name) : []);
+      const stored = new Map(existing ? await valuesOf(tx, orgId, write.name) : []);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
       if (unchanged) return { set: unchanged, setCreated: false, ...keys };
@@ -309,7 +313,7 @@ async function countSets(sql: Sql, orgId: string): Promise<number> {
   return n;
 }
 
-async function sealedValues(
+async function valuesOf(
   sql: Sql,
   orgId: string,
   name: string,

@@ -263,6 +263,10 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]> {
+    return settle(() => this.valuesOf(orgId, name));
+  }
+
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
     return settle(() => {
       const row = this.sql(
@@ -284,7 +288,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  private sealedValues(orgId: string, name: string): [string, Uint8Array][] {
+  private valuesOf(orgId: string, name: string): [string, Uint8Array][] {
     return this.sql("SELECT key, value FROM secret_values WHERE org_id = ? AND set_name = ?")
       .all(orgId, name).map((row) => [row.key as string, row.value as Uint8Array]);
   }
@@ -344,7 +348,7 @@ export class SqliteStorage implements Storage {
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.write(orgId, () => {
       const { existing, region } = this.placeSet(orgId, write, "secret", rules);
-      const stored = new Map(existing ? this.sealedValues(orgId, write.name) : []);
+      const stored = new Map(existing ? this.valuesOf(orgId, write.name) : []);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
       if (unchanged) return { set: unchanged, setCreated: false, ...keys };

@@ -132,6 +132,8 @@ export interface Storage {
   /** Sorted by name. */
   listSets(orgId: string): Promise<StoredSet[]>;
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined>;
+  /** Each key's sealed value, in no order; none for a set that does not exist or holds none. */
+  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]>;
   /** Throws ApiError: 409 for a name of the other type or region, 400 over a limit. */
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome>;
   putImagePullSecret(
