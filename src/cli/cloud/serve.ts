@@ -125,6 +125,13 @@ export default define({
       // Empty counts as unset, as in most shells' habits.
       masterKey: Deno.env.get("VOICEBOT_MASTER_KEY") || undefined,
     });
+    // The listeners come before the line that says the server is up: a signal sent as soon as it
+    // appears finds them. A second signal while it drains (Ctrl-C twice) joins the same shutdown.
+    const stopped = new Promise((resolve) => {
+      const stop = () => void server.shutdown().then(resolve);
+      Deno.addSignalListener("SIGINT", stop);
+      Deno.addSignalListener("SIGTERM", stop);
+    });
     if (server.bootstrap) {
       console.log(
         `Created organization "${server.bootstrap.organization}" with this API key (shown only once, store it now):`,
@@ -132,12 +139,7 @@ export default define({
       console.log(server.bootstrap.apiKey);
     }
     console.log(`Listening on ${server.baseUrl}`);
-    await new Promise((resolve) => {
-      // A second signal while it drains (Ctrl-C twice) joins the same shutdown.
-      const stop = () => void server.shutdown().then(resolve);
-      Deno.addSignalListener("SIGINT", stop);
-      Deno.addSignalListener("SIGTERM", stop);
-    });
+    await stopped;
     // The shutdown is done (the database closed, the logs written): the process ends now, not
     // when the event loop empties. A stalled client's connection would keep it alive, and a signal
     // that came while the runtime wound down would meet no listener and end a clean stop with 143.
