@@ -291,31 +291,14 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         await vault.seal(value, valueContext(orgId, name, key)),
       ]),
     );
-    const sameAs = await storedEqualValues(orgId, name, body.secrets);
+    // Values are sealed with a fresh nonce: only opening a stored one tells an unchanged key.
+    const holds = (key: string, sealed: Uint8Array) =>
+      vault.holds(sealed, valueContext(orgId, name, key), body.secrets[key]);
     return await storage.putSecrets(
       orgId,
-      { name, region: body.region, values, replace: body.replace ?? false, sameAs },
+      { name, region: body.region, values, replace: body.replace ?? false, holds },
       writeRules(),
     );
-  }
-
-  /**
-   * The stored values of `name` equal to those written, by the sealed bytes they were read as:
-   * the write's transaction leaves such a key as it is (unchanged) when its bytes are still these.
-   * Values are sealed with a fresh nonce, so only opening them tells equal ones.
-   */
-  async function storedEqualValues(
-    orgId: string,
-    name: string,
-    secrets: Record<string, string>,
-  ): Promise<Map<string, Uint8Array>> {
-    const same = new Map<string, Uint8Array>();
-    await Promise.all((await storage.sealedValues(orgId, name)).map(async ([key, sealed]) => {
-      if (!Object.hasOwn(secrets, key)) return;
-      const value = await vault.open(sealed, valueContext(orgId, name, key));
-      if (value === secrets[key]) same.set(key, sealed);
-    }));
-    return same;
   }
 
   async function putImagePullSecret(

@@ -6,10 +6,11 @@
  * data: a ciphertext copied to another row does not decrypt. API keys are stored only as their
  * SHA-256 hash, found by a short public id and compared in constant time.
  */
-import { createHash } from "node:crypto";
+import { createDecipheriv, createHash } from "node:crypto";
 
 const FORMAT_VERSION = 1;
 const IV_BYTES = 12;
+const TAG_BYTES = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -19,6 +20,8 @@ export class Vault {
     private readonly key: CryptoKey,
     /** The master key again, as HKDF input: derives per-organization keys. */
     private readonly derivationKey: CryptoKey,
+    /** The master key's bytes, for `holds`, which runs inside a database transaction. */
+    private readonly raw: Uint8Array,
   ) {}
 
   /** `raw` must be exactly 32 bytes (AES-256). */
@@ -31,7 +34,7 @@ export class Vault {
     const derivationKey = await crypto.subtle.importKey("raw", raw as BufferSource, "HKDF", false, [
       "deriveBits",
     ]);
-    return new Vault(key, derivationKey);
+    return new Vault(key, derivationKey, raw.slice());
   }
 
   /** Layout: version byte, IV, ciphertext with its 16-byte tag. */
@@ -57,6 +60,29 @@ export class Vault {
       256,
     );
     return new Uint8Array(bits);
+  }
+
+  /**
+   * Whether `stored` holds exactly `plaintext` (sealed under this key and `context`). Synchronous,
+   * so that a write can tell an unchanged value inside its transaction; false for anything that
+   * does not open. A value of another length is told without decrypting.
+   */
+  holds(stored: Uint8Array, context: string, plaintext: string): boolean {
+    const bytes = encoder.encode(plaintext);
+    if (stored[0] !== FORMAT_VERSION || stored.length !== 1 + IV_BYTES + bytes.length + TAG_BYTES) {
+      return false;
+    }
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.raw, stored.subarray(1, 1 + IV_BYTES));
+      decipher.setAAD(encoder.encode(context));
+      decipher.setAuthTag(stored.subarray(stored.length - TAG_BYTES));
+      // AES-GCM yields every byte from update; final only checks the tag (it throws on a bad one).
+      const opened = decipher.update(stored.subarray(1 + IV_BYTES, stored.length - TAG_BYTES));
+      decipher.final();
+      return sameHash(opened, bytes);
+    } catch {
+      return false;
+    }
   }
 
   /** Throws when the key or the context is not the one the value was sealed with. */

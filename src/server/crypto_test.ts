@@ -70,3 +70,18 @@ Deno.test("anything shaped like an API key is redacted from text bound for logs"
   const { key } = generateApiKey();
   assert.equal(redactApiKeys(`/v1/x/${key}/y`), "/v1/x/vb_sk_[redacted]/y");
 });
+
+Deno.test("vault: holds tells the sealed value's own plaintext, in its own context, and nothing else", async () => {
+  const vault = await Vault.fromRawKey(crypto.getRandomValues(new Uint8Array(32)));
+  const sealed = await vault.seal("s3cret-välue", "value:org:set:A");
+  assert.ok(vault.holds(sealed, "value:org:set:A", "s3cret-välue"));
+  assert.ok(!vault.holds(sealed, "value:org:set:A", "s3cret-välud"), "same length, other value");
+  assert.ok(!vault.holds(sealed, "value:org:set:A", "s3cret"), "other length");
+  assert.ok(!vault.holds(sealed, "value:org:set:B", "s3cret-välue"), "another row's context");
+  const tampered = sealed.slice();
+  tampered[tampered.length - 1] ^= 1;
+  assert.ok(!vault.holds(tampered, "value:org:set:A", "s3cret-välue"), "a bad tag");
+  const other = await Vault.fromRawKey(crypto.getRandomValues(new Uint8Array(32)));
+  assert.ok(!other.holds(sealed, "value:org:set:A", "s3cret-välue"), "another master key");
+  assert.ok(vault.holds(await vault.seal("", "c"), "c", ""), "the empty value");
+});

@@ -3,7 +3,6 @@
  * state the transaction sees) and the mapping from a row to the API's shape.
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
-import { sameHash } from "../crypto.ts";
 import { conflict, validationError } from "../errors.ts";
 import type { PendingSet, SecretsWrite, StoredSet, StoredValue, WriteRules } from "./types.ts";
 
@@ -83,7 +82,7 @@ export interface KeysPlan {
 }
 
 /**
- * Splits the written keys into created, updated and unchanged (see SecretsWrite.sameAs), lists
+ * Splits the written keys into created, updated and unchanged (see SecretsWrite.holds), lists
  * the keys `replace` removes, and enforces the keys-per-set limit. `existing` is each stored
  * key's sealed value, as the write's transaction reads it.
  */
@@ -95,8 +94,7 @@ export function planKeys(
   const writtenKeys = write.values.map(([key]) => key);
   const isSame = (key: string) => {
     const stored = existing.get(key);
-    const opened = write.sameAs?.get(key);
-    return stored !== undefined && opened !== undefined && sameHash(stored, opened);
+    return stored !== undefined && (write.holds?.(key, stored) ?? false);
   };
   const created = writtenKeys.filter((key) => !existing.has(key)).sort();
   const updated = writtenKeys.filter((key) => existing.has(key) && !isSame(key)).sort();

@@ -152,10 +152,6 @@ export class PostgresStorage implements Storage {
     return rows.map(toStoredSet);
   }
 
-  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]> {
-    return valuesOf(this.sql, orgId, name);
-  }
-
   async getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
     const [row] = await this.sql<(SetRow & { host: string | null })[]>`
       SELECT name, type, region, status, error_message, host

@@ -263,10 +263,6 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]> {
-    return settle(() => this.valuesOf(orgId, name));
-  }
-
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined> {
     return settle(() => {
       const row = this.sql(

@@ -33,11 +33,11 @@ export interface SecretsWrite {
   /** True: the set's keys become exactly `values`; false: they are merged in. */
   replace: boolean;
   /**
-   * Keys whose stored value the caller opened and found equal to the one written, with the sealed
-   * bytes it opened. Where the stored bytes are still these, the key is left as it is and
-   * reported unchanged; where another write replaced them since, it is written and updated.
+   * Whether a key's stored sealed value holds the value this write gives it: asked inside the
+   * write's transaction, of the bytes it reads there. Such a key is left as it is (its row and
+   * when it was written) and reported unchanged.
    */
-  sameAs?: ReadonlyMap<string, Uint8Array>;
+  holds?: (key: string, sealed: Uint8Array) => boolean;
 }
 
 export interface ImagePullSecretWrite {
@@ -132,8 +132,6 @@ export interface Storage {
   /** Sorted by name. */
   listSets(orgId: string): Promise<StoredSet[]>;
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined>;
-  /** Each key's sealed value, in no order; none for a set that does not exist or holds none. */
-  sealedValues(orgId: string, name: string): Promise<[string, Uint8Array][]>;
   /** Throws ApiError: 409 for a name of the other type or region, 400 over a limit. */
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome>;
   putImagePullSecret(
