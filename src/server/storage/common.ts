@@ -92,13 +92,14 @@ export function planKeys(
   rules: WriteRules,
 ): KeysPlan {
   const writtenKeys = write.values.map(([key]) => key);
-  const isSame = (key: string) => {
+  // `holds` opens a sealed value: asked once per stored key written.
+  const same = new Set(writtenKeys.filter((key) => {
     const stored = existing.get(key);
     return stored !== undefined && (write.holds?.(key, stored) ?? false);
-  };
+  }));
   const created = writtenKeys.filter((key) => !existing.has(key)).sort();
-  const updated = writtenKeys.filter((key) => existing.has(key) && !isSame(key)).sort();
-  const unchanged = writtenKeys.filter(isSame).sort();
+  const updated = writtenKeys.filter((key) => existing.has(key) && !same.has(key)).sort();
+  const unchanged = [...same].sort();
   const written = new Set(writtenKeys);
   const removed = write.replace ? [...existing.keys()].filter((key) => !written.has(key)) : [];
   const total = write.replace ? writtenKeys.length : existing.size + created.length;
