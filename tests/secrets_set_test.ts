@@ -336,6 +336,7 @@ Deno.test("set: overwrite and --replace need --yes without a terminal; --dry-run
       unchanged: [],
       removed: ["B", "C", "D"],
       replace: true,
+      compared: true,
     });
     const plain = await set("A=9", "--dry-run");
     assert.match(plain.stdout, /Secret set "app" in us-west would:\n {2}overwrite {2}A\n$/);
@@ -473,7 +474,12 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     // without quoting what may be credentials typed in its place.
     for (
       const [host, problem] of [
-        ["https://ghcr.io/v2/", /drop the scheme https:\/\/ and any path \(ghcr\.io\)/],
+        // A registry URL is taken (https://ghcr.io/v2/), but not another scheme, nor a query.
+        [
+          "ftp://ghcr.io/v2/",
+          /a URL must be http:\/\/ or https:\/\/.*\(or give the host alone: ghcr\.io\)/,
+        ],
+        ["https://ghcr.io/v2/?tag=x", /a URL must be http:\/\/ or https:\/\//],
         ["ghcr.io/v2/", /drop the path after the host/],
         [`robot:${VALUES.registryPassword}@ghcr.io`, /it holds user information/],
         [`robot:${VALUES.registryPassword}`, /what follows ":" is not a port/],

@@ -521,8 +521,8 @@ backendTest(
 
     const requests = logLines(server).filter((line) => line.msg === "request");
     assert.deepEqual(requests.map(({ method, path, status }) => [method, path, status]), [
-      ["PUT", "/v1/secrets/:name", 201],
-      ["GET", "/v1/secrets/:name", 200],
+      ["PUT", "/v1/secrets/:setName", 201],
+      ["GET", "/v1/secrets/:setName", 200],
       ["GET", "/v1/regions", 200],
       ["GET", "/v1/nope/vb_sk_[redacted]", 401],
     ]);

@@ -164,6 +164,19 @@ backendTest(
       { name: "good-registry", type: "imagePullSecret", region: "eu-central", status: "ready" },
       { name: "still-pending", type: "secret", region: "us-west", status: "pending" },
     ]);
+
+    // The documented filter; a region the organization does not have is named as such.
+    assert.deepEqual((await t.json("GET", "/v1/secrets?region=eu-central")).body.sets, [
+      { name: "good-registry", type: "imagePullSecret", region: "eu-central", status: "ready" },
+    ]);
+    assert.deepEqual((await t.json("GET", "/v1/secrets?region=us-east")).body, { sets: [] });
+    const mars = await expectError(
+      t.json("GET", "/v1/secrets?region=mars-1"),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(mars.details.map((d: { field: string }) => d.field), ["region"]);
+    await expectError(t.json("GET", "/v1/secrets?region=US%20West"), 400, "VALIDATION_ERROR");
   },
 );
 
@@ -260,6 +273,8 @@ backendTest(
       region: "us-west",
       status: "pending",
       keys: ["MID", "ZED", "alpha"],
+      // The documented form of the same names.
+      secrets: [{ fieldName: "MID" }, { fieldName: "ZED" }, { fieldName: "alpha" }],
     });
     assert.deepEqual(keyDetails.map((d: { key: string }) => d.key), ["MID", "ZED", "alpha"]);
     assert.equal(typeof fingerprintKey, "string");
@@ -274,12 +289,13 @@ backendTest(
       region: "us-west",
       status: "pending",
       keys: [],
+      secrets: [],
       host: "r.io",
       keyDetails: [],
     });
     await expectError(t.json("GET", "/v1/secrets/nope"), 404, "NOT_FOUND");
     const bad = await expectError(t.json("GET", "/v1/secrets/bad_name"), 400, "VALIDATION_ERROR");
-    assert.deepEqual(bad.details.map((d: { field: string }) => d.field), ["name"]);
+    assert.deepEqual(bad.details.map((d: { field: string }) => d.field), ["setName"]);
   },
 );
 
@@ -331,6 +347,8 @@ backendTest(
     });
     assert.equal(created.status, 201);
     assert.deepEqual(created.body, {
+      status: "OK",
+      region: "us-east",
       set: { name: "app", type: "secret", region: "us-east", status: "pending" },
       created: ["A", "B"],
       updated: [],
@@ -356,6 +374,58 @@ backendTest(
   },
 );
 
+/** The platform's documented body for keys and values. */
+const documented = (values: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  secrets: Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue })),
+  ...extra,
+});
+
+backendTest(
+  "PUT with the documented bodies: 202 with status and region, keys merged, our report beside",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const created = await t.json("PUT", "/v1/secrets/app", {
+      body: documented({ A: "1", B: "2" }, { region: "us-east" }),
+    });
+    assert.equal(created.status, 202);
+    assert.deepEqual(created.body, {
+      status: "OK",
+      region: "us-east",
+      set: { name: "app", type: "secret", region: "us-east", status: "pending" },
+      created: ["A", "B"],
+      updated: [],
+      unchanged: [],
+    });
+    // Merged into the set, as the documented write is; the region is the set's own.
+    const merged = await t.json("PUT", "/v1/secrets/app", { body: documented({ B: "3", C: "4" }) });
+    assert.deepEqual(
+      [merged.status, merged.body.region, merged.body.created, merged.body.updated],
+      [202, "us-east", ["C"], ["B"]],
+    );
+    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["A", "B", "C"]);
+
+    // Registry credentials, the host given as a URL as the documentation's example does.
+    const registry = await t.json("PUT", "/v1/secrets/hub", {
+      body: {
+        isImagePullSecret: true,
+        host: "https://index.docker.io/v1/",
+        secretValue: GOOD_CREDENTIALS,
+      },
+    });
+    assert.deepEqual([registry.status, registry.body.status, registry.body.region], [
+      202,
+      "OK",
+      "us-west",
+    ]);
+    await provisioner(t).provisionDue();
+    const hub = (await t.json("GET", "/v1/secrets/hub")).body;
+    assert.deepEqual([hub.type, hub.host, hub.status], [
+      "imagePullSecret",
+      "https://index.docker.io/v1/",
+      "ready",
+    ]);
+  },
+);
 backendTest(
   "PUT: 409 for the other type or another region; 400 naming the valid regions",
   async (backend) => {
@@ -410,15 +480,30 @@ backendTest("PUT: 400 lists every problem of the name and the body together", as
   const fields = body.details.map((d: { field: string }) => d.field).sort();
   assert.deepEqual(fields, [
     "extra",
-    "name",
     "region",
     "secrets.1BAD",
     "secrets.GOOD",
     "secrets.also-bad",
+    "setName",
   ]);
 
   const shapes: [unknown, string[]][] = [
-    [{}, ["type"]],
+    // Without `type`, a body is read as the documented one.
+    [{}, ["secrets"]],
+    [{ secrets: [] }, ["secrets"]],
+    [{ secrets: [{ secretKey: "A" }], extra: 1 }, ["extra", "secrets.0.secretValue"]],
+    [{ secrets: [{ secretKey: "1BAD", secretValue: "x" }] }, ["secrets.0.secretKey"]],
+    // The same key twice in the documented array: which value was meant is not known.
+    [
+      documented({ A: "1" }, {
+        secrets: [...documented({ A: "1", B: "2" }).secrets, { secretKey: "A", secretValue: "3" }],
+      }),
+      ["secrets.A"],
+    ],
+    [{ isImagePullSecret: true, host: "r.io" }, ["secretValue"]],
+    [{ isImagePullSecret: false, host: "r.io", secretValue: "x" }, ["isImagePullSecret"]],
+    ['{"secrets":[{"secretKey":"__proto__","secretValue":"x"}]}', ["secrets.__proto__"]],
+    [{ type: "secret", secrets: [{ secretKey: "A", secretValue: "1" }] }, ["secrets"]],
     [[], ["body"]],
     [{ type: "secret" }, ["secrets"]],
     [{ type: "secret", secrets: {} }, ["secrets"]],
@@ -644,34 +729,41 @@ backendTest(
 // --- DELETE ---
 
 backendTest(
-  "DELETE a key: 200 with the summary; 404 for an unknown key or set",
+  "DELETE a key, at the documented path and at ours: 200 with the summary; 404 for an unknown key or set",
   async (backend) => {
     await using t = await testApp(backend);
-    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1", B: "2" }) });
-    const { status, body } = await t.json("DELETE", "/v1/secrets/app/keys/A");
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1", B: "2", C: "3" }) });
+    const { status, body } = await t.json("DELETE", "/v1/secrets/app/A");
     assert.equal(status, 200);
     assert.deepEqual(body, {
+      status: "OK",
       set: { name: "app", type: "secret", region: "us-west", status: "pending" },
     });
-    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["B"]);
-    await expectError(t.json("DELETE", "/v1/secrets/app/keys/A"), 404, "NOT_FOUND");
-    await expectError(t.json("DELETE", "/v1/secrets/nope/keys/A"), 404, "NOT_FOUND");
+    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["B", "C"]);
+    const ours = await t.json("DELETE", "/v1/secrets/app/keys/B");
+    assert.deepEqual([ours.status, ours.body.status], [200, "OK"]);
+    assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["C"]);
+    for (const path of ["/v1/secrets/app/A", "/v1/secrets/app/keys/A", "/v1/secrets/nope/A"]) {
+      await expectError(t.json("DELETE", path), 404, "NOT_FOUND");
+    }
   },
 );
 
-backendTest("DELETE a set: 204 and gone with its values; 404 the second time", async (backend) => {
-  await using t = await testApp(backend);
-  await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
-  const deleted = await t.call("DELETE", "/v1/secrets/app");
-  assert.equal(deleted.status, 204);
-  assert.equal(await deleted.text(), "");
-  await expectError(t.json("GET", "/v1/secrets/app"), 404, "NOT_FOUND");
-  await expectError(t.json("DELETE", "/v1/secrets/app"), 404, "NOT_FOUND");
-  assert.deepEqual(
-    (await t.json("PUT", "/v1/secrets/app", { body: secrets({ B: "1" }) })).body.created,
-    ["B"],
-  );
-});
+backendTest(
+  "DELETE a set: 200 {status: OK}, gone with its values; 404 the second time",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
+    const deleted = await t.json("DELETE", "/v1/secrets/app");
+    assert.deepEqual([deleted.status, deleted.body], [200, { status: "OK" }]);
+    await expectError(t.json("GET", "/v1/secrets/app"), 404, "NOT_FOUND");
+    await expectError(t.json("DELETE", "/v1/secrets/app"), 404, "NOT_FOUND");
+    assert.deepEqual(
+      (await t.json("PUT", "/v1/secrets/app", { body: secrets({ B: "1" }) })).body.created,
+      ["B"],
+    );
+  },
+);
 
 // --- regions, document, health, unknown routes ---
 
@@ -681,7 +773,10 @@ backendTest("GET /regions lists the organization's regions and its default", asy
     defaultRegion: "us-east",
   });
   assert.deepEqual((await t.json("GET", "/v1/regions")).body, {
-    regions: [{ code: "eu-central", name: "EU Central" }, { code: "us-east", name: "US East" }],
+    regions: [
+      { code: "eu-central", display_name: "EU Central", name: "EU Central" },
+      { code: "us-east", display_name: "US East", name: "US East" },
+    ],
     default: "us-east",
   });
   const created = await t.json("PUT", "/v1/secrets/a", { body: secrets({ A: "1" }) });
@@ -703,9 +798,19 @@ backendTest(
       "/openapi.json",
       "/regions",
       "/secrets",
-      "/secrets/{name}",
-      "/secrets/{name}/keys/{key}",
+      "/secrets/{setName}",
+      "/secrets/{setName}/keys/{secretKey}",
+      "/secrets/{setName}/{secretKey}",
     ]);
+    // The documented operations, under their documented ids.
+    assert.deepEqual(
+      [
+        document.paths["/secrets/{setName}"].put.operationId,
+        document.paths["/secrets/{setName}"].delete.operationId,
+        document.paths["/secrets/{setName}/{secretKey}"].delete.operationId,
+      ],
+      ["upsertSecretSet", "deleteSecretSet", "deleteSecretFromSet"],
+    );
     assert.deepEqual(Object.keys(document.components.schemas.SecretSetSummary.properties), [
       "name",
       "type",
@@ -720,6 +825,7 @@ backendTest(
     assert.deepEqual(document.components.schemas.ErrorResponse.required, ["error", "code"]);
     assert.deepEqual(Object.keys(document.paths["/secrets"].get.responses).sort(), [
       "200",
+      "400",
       "401",
       "429",
       "500",

@@ -9,7 +9,7 @@
  */
 import { AuthError, CancelledError, NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import type { Fetch } from "../secrets/client.ts";
-import type { MeResponse } from "../secrets/schemas.ts";
+import type { MeResponse } from "../secrets/responses.ts";
 import {
   checkOrganization,
   configPath,
@@ -80,8 +80,9 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
   let sets: number;
   let me: MeResponse | undefined;
   try {
-    me = await client.me();
+    // The documented request first; GET /me only from a server that says it has it.
     sets = (await client.listSets()).length;
+    me = client.offers("me") ? await client.me() : undefined;
   } catch (error) {
     if (error instanceof AuthError) {
       throw new AuthError(`the API at ${apiUrl} rejected this key; nothing was stored.`, {

@@ -13,8 +13,14 @@
  *   is `alreadyGone`, not an error. For that, a PUT or DELETE goes on a connection of its own:
  *   on a reused keep-alive connection that closes under it, the HTTP stack would resend it
  *   silently, and its answer would be taken for the first.
+ * - The platform's documented API first: every request here is a documented one (paths, bodies),
+ *   and every answer is read as the documentation allows it (responses.ts), so that this client
+ *   works with any server that implements the documentation. What voicebot's server adds (the
+ *   write report, fingerprints, `GET /me`, `replace`) is used when present; a server names its
+ *   extensions in a `Voicebot-Extensions` header on every answer, which `offers` reads from the
+ *   last answer, so that a command learns them from a request it makes anyway.
  * - Every response body is parsed with the zod/mini twins of the wire schemas (responses.ts, held
- *   to schemas.ts by a test); errors are decoded with ErrorResponse
+ *   to schemas.ts and to the documentation by a test); errors are decoded with ErrorResponse
  *   into the typed errors of src/errors.ts, which keep status, code and the request id.
  *
  * Never does an error message carry the API key or a value: only the URL, the method and what
@@ -32,7 +38,11 @@ import {
   type VoicebotErrorOptions,
 } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import type { PutSecretSetRequest } from "./schemas.ts";
+import type {
+  ImagePullSecretRequest,
+  PutSecretsRequest,
+  RegularSecretsRequest,
+} from "./schemas.ts";
 // The answers are read with zod/mini twins of the wire schemas (see responses.ts).
 import {
   DeleteKeyResponse,
@@ -44,6 +54,27 @@ import {
   SecretSetDetail,
   type SecretSetSummary,
 } from "./responses.ts";
+
+/** The set names a server that follows the documentation takes (its `setName` pattern). */
+export const DOCUMENTED_SET_NAME =
+  /^(?=.{3,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DOCUMENTED_SET_NAME_RULE = "servers that follow the platform's documented API take set " +
+  "names of 3 to 63 lower-case letters, digits, hyphens and dots; try a name such as my-bot-secrets";
+
+/** A set's detail with its key names, from `keys` (voicebot's) or `secrets` (documented). */
+export type SetDetail = SecretSetDetail & { keys: string[] };
+
+/** The organization's regions; `default` only from a server that says which it is. */
+export interface Regions {
+  regions: { code: string; name: string }[];
+  default?: string;
+}
+
+/** What voicebot's server offers beyond the documentation (docs/API.md). */
+export type Extension = "replace" | "fingerprints" | "me" | "registry-host";
+
+/** The bodies this client sends: the documented two, and voicebot's for `replace`. */
+export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecretsRequest;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Attempts per request, the first included. */
@@ -130,6 +161,8 @@ export class SecretsClient {
   readonly #attempts: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #loginHint: string;
+  /** From the last answer's Voicebot-Extensions header. */
+  #extensions = new Set<string>();
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeApiUrl(options.baseUrl);
@@ -142,34 +175,77 @@ export class SecretsClient {
     this.#loginHint = options.loginHint ?? "log in with `voicebot cloud auth login`.";
   }
 
-  /** GET /secrets: every set of the organization, image pull secrets included. */
-  async listSets(): Promise<SecretSetSummary[]> {
-    return (await this.#request("GET", "/secrets", ListSecretSetsResponse)).sets;
+  /** Whether the server's last answer named this extension (see the module's comment). */
+  offers(extension: Extension): boolean {
+    return this.#extensions.has(extension);
   }
 
-  /** GET /secrets/{name}: the summary plus key names (never values). */
-  getSet(name: string): Promise<SecretSetDetail> {
-    return this.#request("GET", `/secrets/${encodeURIComponent(name)}`, SecretSetDetail);
+  /** GET /secrets: every set of the organization (of one region), image pull secrets included. */
+  async listSets(region?: string): Promise<SecretSetSummary[]> {
+    const query = region === undefined ? "" : `?region=${encodeURIComponent(region)}`;
+    const sets = (await this.#request("GET", `/secrets${query}`, ListSecretSetsResponse)).sets;
+    // A server that ignores the filter shows no other region.
+    return (sets ?? []).filter((set) => region === undefined || set.region === region);
+  }
+
+  /**
+   * GET /secrets/{name}: the summary plus key names (never values). The documented answer does
+   * not say the set's name or type; the list does, and is asked for them then.
+   */
+  async getSet(name: string): Promise<SetDetail> {
+    const set = await this.#forSet(
+      name,
+      this.#request("GET", setPath(name), SecretSetDetail),
+    );
+    const keys = set.keys ??
+      (set.secrets ?? []).flatMap(({ fieldName }) => fieldName === undefined ? [] : [fieldName])
+        .sort();
+    if (set.type !== undefined) return { ...set, keys };
+    const summary = (await this.listSets()).find((listed) => listed.name === name);
+    return { name, type: summary?.type, ...set, keys };
   }
 
   /** PUT /secrets/{name}: one atomic write of keys, or of registry credentials. */
-  async putSet(name: string, body: PutSecretSetRequest): Promise<PutOutcome> {
+  async putSet(name: string, body: PutBody): Promise<PutOutcome> {
     const attempts = { lost: false };
-    const path = `/secrets/${encodeURIComponent(name)}`;
-    const response = await this.#request("PUT", path, PutSecretSetResponse, body, attempts);
+    const response = await this.#forSet(
+      name,
+      this.#request("PUT", setPath(name), PutSecretSetResponse, body, attempts),
+    );
     return attempts.lost ? { ...response, replayed: true } : response;
   }
 
-  /** DELETE /secrets/{name}/keys/{key}. */
+  /** DELETE /secrets/{name}/{key}. */
   deleteKey(name: string, key: string): Promise<DeleteOutcome<DeleteKeyResponse>> {
-    const path = `/secrets/${encodeURIComponent(name)}/keys/${encodeURIComponent(key)}`;
-    return this.#delete(path, DeleteKeyResponse);
+    const path = `${setPath(name)}/${encodeURIComponent(key)}`;
+    return this.#forSet(name, this.#delete(path, DeleteKeyResponse));
   }
 
   /** DELETE /secrets/{name}: irreversible. */
   async deleteSet(name: string): Promise<{ alreadyGone: boolean }> {
-    const { alreadyGone } = await this.#delete(`/secrets/${encodeURIComponent(name)}`, null);
+    const { alreadyGone } = await this.#forSet(name, this.#delete(setPath(name), null));
     return { alreadyGone };
+  }
+
+  /**
+   * A request about one set. A server that follows the documentation refuses (400) set names the
+   * SPEC allows (upper case, fewer than 3 characters): its answer then gets that rule as the hint.
+   */
+  async #forSet<T>(name: string, request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (
+        error instanceof UsageError && error.api?.status === 400 && !DOCUMENTED_SET_NAME.test(name)
+      ) {
+        throw new UsageError(error.message, {
+          problems: error.problems,
+          api: error.api,
+          hint: `${DOCUMENTED_SET_NAME_RULE}.`,
+        });
+      }
+      throw error;
+    }
   }
 
   /** A DELETE whose 404 after an attempt with a lost answer means that attempt deleted it. */
@@ -200,9 +276,14 @@ export class SecretsClient {
     }
   }
 
-  /** GET /regions: the organization's regions and its default. */
-  regions(): Promise<RegionsResponse> {
-    return this.#request("GET", "/regions", RegionsResponse);
+  /** GET /regions: the organization's regions, and its default when the server says it. */
+  async regions(): Promise<Regions> {
+    const answer = await this.#request("GET", "/regions", RegionsResponse);
+    const regions = (answer.regions ?? []).map(({ code, display_name, name }) => ({
+      code,
+      name: display_name ?? name ?? code,
+    }));
+    return { regions, ...(answer.default === undefined ? {} : { default: answer.default }) };
   }
 
   /**
@@ -239,6 +320,11 @@ export class SecretsClient {
           signal: AbortSignal.timeout(this.#timeoutMs),
         });
         response = await this.#fetch(request);
+        this.#extensions = new Set(
+          (response.headers.get("voicebot-extensions") ?? "").split(",").map((token) =>
+            token.trim()
+          ),
+        );
       } catch (error) {
         if (last) throw this.#connectionError(method, url, error);
         if (!neverSent(error)) attempts.lost = true;
@@ -360,6 +446,8 @@ export class SecretsClient {
     });
   }
 }
+
+const setPath = (name: string) => `/secrets/${encodeURIComponent(name)}`;
 
 /** The global fetch, sending PUT and DELETE on connections that are never reused (see above). */
 function globalFetch(): Fetch {

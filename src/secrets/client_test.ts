@@ -32,7 +32,10 @@ async function withApp(fn: (app: { fetch: Fetch; key: string }) => Promise<void>
 
 const noSleep = { sleep: () => Promise.resolve() };
 
-Deno.test("the client speaks every route of the real app, with its headers", async () => {
+const pairs = (values: Record<string, string>) =>
+  Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue }));
+
+Deno.test("the client speaks the documented routes of the real app, with its headers", async () => {
   await withApp(async ({ fetch, key }) => {
     const seen: Request[] = [];
     const client = new SecretsClient({
@@ -41,16 +44,34 @@ Deno.test("the client speaks every route of the real app, with its headers", asy
       fetch: (request) => (seen.push(request.clone()), fetch(request)),
     });
     assert.deepEqual(await client.listSets(), []);
-    const put = await client.putSet("bot", { type: "secret", secrets: { A: "1", B: "2" } });
+    const put = await client.putSet("bot", { secrets: pairs({ A: "1", B: "2" }) });
     assert.deepEqual(put.created, ["A", "B"]);
-    assert.equal(put.set.region, "us-west");
+    assert.equal(put.region, "us-west");
+    assert.equal(put.set?.region, "us-west");
+    assert.ok(client.offers("replace") && client.offers("fingerprints") && client.offers("me"));
     assert.deepEqual((await client.getSet("bot")).keys, ["A", "B"]);
+    assert.deepEqual(await client.listSets("us-east"), []);
     const removed = await client.deleteKey("bot", "A");
     assert.ok(!removed.alreadyGone);
-    assert.equal(removed.response.set.name, "bot");
+    assert.equal(removed.response.set?.name, "bot");
     assert.equal((await client.regions()).default, "us-west");
     await client.deleteSet("bot");
     assert.deepEqual(await client.listSets(), []);
+
+    // Documented paths only: nothing here needs voicebot's own.
+    assert.deepEqual(
+      seen.map((r) => `${r.method} ${new URL(r.url).pathname}${new URL(r.url).search}`),
+      [
+        "GET /v1/secrets",
+        "PUT /v1/secrets/bot",
+        "GET /v1/secrets/bot",
+        "GET /v1/secrets?region=us-east",
+        "DELETE /v1/secrets/bot/A",
+        "GET /v1/regions",
+        "DELETE /v1/secrets/bot",
+        "GET /v1/secrets",
+      ],
+    );
 
     const first = seen[0];
     assert.equal(first.url, `${BASE}/secrets`);
@@ -70,17 +91,17 @@ Deno.test("API errors become typed errors with status, code and the server's req
     assert.equal(notFound.api?.code, "NOT_FOUND");
     assert.match(notFound.api?.requestId ?? "", /\S/);
 
-    const bad = await client.putSet("bot", { type: "secret", secrets: { A: "1" }, region: "mars" })
+    const bad = await client.putSet("bot", { secrets: pairs({ A: "1" }), region: "mars" })
       .catch((e) => e);
     assert.ok(bad instanceof UsageError, String(bad));
     assert.equal(bad.api?.code, "VALIDATION_ERROR");
     assert.ok(bad.problems.length > 0);
 
-    await client.putSet("taken", { type: "secret", secrets: { A: "1" } });
+    await client.putSet("taken", { secrets: pairs({ A: "1" }) });
     const conflict = await client.putSet("taken", {
-      type: "imagePullSecret",
+      isImagePullSecret: true,
       host: "registry.example.com",
-      credentials: btoa("u:p"),
+      secretValue: btoa("u:p"),
     }).catch((e) => e);
     assert.ok(conflict instanceof ConflictError, String(conflict));
 

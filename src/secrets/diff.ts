@@ -7,7 +7,7 @@
  */
 import { NotFoundError, UsageError } from "../errors.ts";
 import { fingerprint, importFingerprintKey } from "./fingerprint.ts";
-import type { SecretSetDetail } from "./schemas.ts";
+import type { SetDetail as SecretSetDetail } from "./client.ts";
 
 export type KeyState = "only-local" | "only-remote" | "same" | "different";
 
@@ -34,13 +34,15 @@ export async function diffSet(
       hint: "every key is only local; create the set with `voicebot cloud secrets set`.",
     });
   }
-  if (set.type !== "secret") {
+  if (set.type === "imagePullSecret") {
     throw new UsageError(`"${name}" is an image pull secret; diff compares secret sets.`);
   }
   if (!set.fingerprintKey || !set.keyDetails) {
-    throw new UsageError("this server does not return fingerprints; it cannot compare values.", {
-      hint: "upgrade the server (voicebot cloud serve).",
-    });
+    throw new UsageError(
+      "this server does not offer value fingerprints (the platform's documented API has none), " +
+        "so no value can be compared; nothing was compared.",
+      { hint: "`voicebot cloud secrets list NAME` shows the set's keys." },
+    );
   }
   const comparisons = await compareWithSet(set, local);
   return { name, region: set.region, keys: comparisons };

@@ -8,8 +8,8 @@
 import { UsageError } from "../errors.ts";
 import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
 import { isEncodedUserPassword, isRegistryHost } from "./registry.ts";
-import { placeSet, type SecretsApi, setNameProblem } from "./set.ts";
-import type { PutSecretSetResponse } from "./schemas.ts";
+import { placeSet, type SecretsApi, setAfterWrite, setNameProblem } from "./set.ts";
+import type { SecretSetSummary } from "./responses.ts";
 
 /**
  * The credentials as the API takes them: base64 of `username:password`. With `encode`, the
@@ -53,7 +53,8 @@ function isUserPassword(text: string): boolean {
 }
 
 export interface ImagePullSecretOutcome {
-  response: PutSecretSetResponse;
+  /** The set as the write left it. */
+  set: SecretSetSummary;
   /** True when a set of that name existed and was updated in place. */
   updated: boolean;
 }
@@ -65,19 +66,23 @@ export async function writeImagePullSecret(
 ): Promise<ImagePullSecretOutcome> {
   const existing = await api.getSet(input.name);
   const region = await placeSet(api, input.name, "imagePullSecret", existing, input.region);
-  const response = await api.putSet(input.name, {
-    type: "imagePullSecret",
-    region,
-    host: input.host,
-    credentials: input.credentials,
+  const outcome = await api.putSet(input.name, {
+    isImagePullSecret: true,
+    ...(region === undefined ? {} : { region }),
+    // The documentation takes the registry as a URL; voicebot's server also as host[:port].
+    host: api.offers("registry-host") || /^https?:\/\//.test(input.host)
+      ? input.host
+      : `https://${input.host}`,
+    secretValue: input.credentials,
   });
-  return { response, updated: existing !== undefined };
+  const set = setAfterWrite(input.name, "imagePullSecret", outcome);
+  return { set, updated: existing !== undefined };
 }
 
 /**
  * The problems with the name and host, before any request. The host must be what the provisioner
- * accepts (`isRegistryHost`, the server's own rule): `host[:port]`, no scheme, path or user
- * information. It is not quoted: what was typed there may be credentials (NAME HOST in the wrong
+ * accepts (`isRegistryHost`, the server's own rule): `host[:port]`, or the registry's http(s) URL,
+ * without user information. It is not quoted: what was typed there may be credentials (NAME HOST in the wrong
  * order, or `user:password@host`).
  */
 export function checkImagePullSecretInput(name: string, host: string): void {
@@ -88,8 +93,8 @@ export function checkImagePullSecretInput(name: string, host: string): void {
       problems.length === 1 ? problems[0] + "; nothing was sent." : "the arguments are not valid.",
       {
         ...(problems.length === 1 ? {} : { problems }),
-        hint: "give the registry as host[:port], as in an image name: ghcr.io, " +
-          "registry.example.com:5000.",
+        hint: "give the registry as host[:port], as in an image name (ghcr.io, " +
+          "registry.example.com:5000), or as its URL (https://index.docker.io/v1/).",
       },
     );
   }
@@ -111,8 +116,8 @@ function hostProblem(host: string): string | undefined {
     } catch {
       bare = undefined;
     }
-    return `${what}: drop the scheme ${scheme[0]}` +
-      (bare && isRegistryHost(bare) ? ` and any path (${bare})` : " and any path");
+    return `${what}: a URL must be http:// or https://, with no query or fragment` +
+      (bare && isRegistryHost(bare) ? ` (or give the host alone: ${bare})` : "");
   }
   if (host.includes("/")) return `${what}: drop the path after the host`;
   if (host.includes(":")) {

@@ -10,9 +10,14 @@
 
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-/** `host[:port]`, as a registry is named in an image reference: DNS labels or an IPv4 address. */
+/**
+ * `host[:port]`, as a registry is named in an image reference (DNS labels or an IPv4 address), or
+ * the registry's URL, as Docker's own configuration names it and the platform's documentation
+ * shows (`https://index.docker.io/v1/`): http or https, that host, a path, no query or fragment.
+ */
 export function isRegistryHost(value: string): boolean {
-  const match = /^([^:/]+)(?::(\d{1,5}))?$/.exec(value);
+  const url = /^https?:\/\/([^/?#@]+)(\/[A-Za-z0-9._~\/-]*)?$/.exec(value);
+  const match = /^([^:/]+)(?::(\d{1,5}))?$/.exec(url ? url[1] : value);
   if (!match) return false;
   const [, host, port] = match;
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;

@@ -9,6 +9,10 @@ Deno.test("registry hosts: DNS names or IPv4, with an optional port", () => {
       "localhost",
       "10.0.0.1:443",
       "123456789012.dkr.ecr.us-west-2.amazonaws.com",
+      // The URL forms: the platform's documented example, and Docker's config.json keys.
+      "https://index.docker.io/v1/",
+      "https://ghcr.io",
+      "http://10.0.0.1:5000/v2",
     ]
   ) {
     assert.ok(isRegistryHost(host), host);
@@ -17,8 +21,13 @@ Deno.test("registry hosts: DNS names or IPv4, with an optional port", () => {
     const host of [
       "",
       "not a host",
-      "https://ghcr.io",
       "ghcr.io/path",
+      "ftp://ghcr.io",
+      "https://",
+      "https://ghcr.io?x=1",
+      "https://ghcr.io#x",
+      "https://user@ghcr.io",
+      "https://ghcr.io:0/",
       "-bad.io",
       "bad-.io",
       "a..b",

@@ -5,7 +5,10 @@
  *
  * @module
  */
-import type { SecretSetDetail, SecretSetSummary, SetStatus } from "./schemas.ts";
+import type { SetDetail as SecretSetDetail } from "./client.ts";
+import type { SecretSetSummary } from "./responses.ts";
+
+type SetStatus = NonNullable<SecretSetSummary["status"]>;
 
 const STATUS_COLOURS: Record<SetStatus, string> = {
   ready: "\x1b[32m",

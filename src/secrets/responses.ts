@@ -2,8 +2,12 @@
  * The API's answers as the client reads them, in `zod/mini`. The wire schemas (schemas.ts) are
  * classic zod, which the server needs for its OpenAPI document; loaded by every client command,
  * classic zod cost more than Deno's own start (about 65 ms of a 70 ms floor, from the bundle),
- * where these cost next to nothing. Each schema here has its twin there under the same name, and
- * src/secrets/responses_test.ts holds every pair to the same JSON Schema, so they cannot drift.
+ * where these cost next to nothing.
+ *
+ * Each schema here has its twin there under the same name, and reads any server that implements
+ * the platform's documented API: a field is required here only when the documentation requires
+ * it, and voicebot's own fields are optional. src/secrets/responses_test.ts holds every pair to
+ * the same fields and types, so they cannot drift, and each schema here to the documentation.
  *
  * @module
  */
@@ -11,6 +15,7 @@ import * as z from "zod/mini";
 
 const SetType = z.enum(["secret", "imagePullSecret"]);
 const SetStatus = z.enum(["pending", "ready", "failed"]);
+const StatusOk = z.literal("OK");
 
 export const SecretSetSummary = z.object({
   name: z.optional(z.string()),
@@ -21,7 +26,7 @@ export const SecretSetSummary = z.object({
 });
 export type SecretSetSummary = z.infer<typeof SecretSetSummary>;
 
-export const ListSecretSetsResponse = z.object({ sets: z.array(SecretSetSummary) });
+export const ListSecretSetsResponse = z.object({ sets: z.optional(z.array(SecretSetSummary)) });
 export type ListSecretSetsResponse = z.infer<typeof ListSecretSetsResponse>;
 
 export const KeyDetail = z.object({
@@ -30,28 +35,40 @@ export const KeyDetail = z.object({
   fingerprint: z.string(),
 });
 
+/** The documentation's `secrets: [{ fieldName }]`; voicebot's server adds the rest. */
 export const SecretSetDetail = z.extend(SecretSetSummary, {
-  keys: z.array(z.string()),
+  secrets: z.optional(z.array(z.object({ fieldName: z.optional(z.string()) }))),
+  keys: z.optional(z.array(z.string())),
   host: z.optional(z.string()),
   keyDetails: z.optional(z.array(KeyDetail)),
   fingerprintKey: z.optional(z.string()),
 });
 export type SecretSetDetail = z.infer<typeof SecretSetDetail>;
 
+/** The documented 202 `{ status, region }`; voicebot's server adds what the write did. */
 export const PutSecretSetResponse = z.object({
-  set: SecretSetSummary,
-  created: z.array(z.string()),
-  updated: z.array(z.string()),
+  status: StatusOk,
+  region: z.string(),
+  set: z.optional(SecretSetSummary),
+  created: z.optional(z.array(z.string())),
+  updated: z.optional(z.array(z.string())),
   unchanged: z.optional(z.array(z.string())),
 });
 export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;
 
-export const DeleteKeyResponse = z.object({ set: SecretSetSummary });
+export const DeleteKeyResponse = z.object({
+  status: z.optional(StatusOk),
+  set: z.optional(SecretSetSummary),
+});
 export type DeleteKeyResponse = z.infer<typeof DeleteKeyResponse>;
 
 export const RegionsResponse = z.object({
-  regions: z.array(z.object({ code: z.string(), name: z.string() })),
-  default: z.string(),
+  regions: z.optional(z.array(z.object({
+    code: z.string(),
+    display_name: z.optional(z.string()),
+    name: z.optional(z.string()),
+  }))),
+  default: z.optional(z.string()),
 });
 export type RegionsResponse = z.infer<typeof RegionsResponse>;
 

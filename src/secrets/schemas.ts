@@ -98,6 +98,9 @@ export const SecretSetDetail = SecretSetSummary.extend({
   keys: z.array(z.string()).meta({
     description: "Sorted key names; never values. Empty for an image pull secret.",
   }),
+  secrets: z.array(z.object({ fieldName: z.string() })).meta({
+    description: "The same key names in the documented form, one `{ fieldName }` each.",
+  }),
   host: z.string().optional().meta({ description: "Registry host; image pull secrets only." }),
   keyDetails: z.array(KeyDetail).optional().meta({
     description: "One per key, in the order of keys: when it was last written and the " +
@@ -140,13 +143,74 @@ export const PutImagePullSecretRequest = z
   .meta({ id: "PutImagePullSecretRequest" });
 export type PutImagePullSecretRequest = z.infer<typeof PutImagePullSecretRequest>;
 
+/**
+ * The platform's documented body for a secret set: keys as `{ secretKey, secretValue }` pairs,
+ * merged into the set. Key names follow our rule (an environment variable's), stricter than the
+ * documentation's any string: see docs/API.md, "Compatibility with the documented platform API".
+ */
+export const RegularSecretsRequest = z
+  .strictObject({
+    secrets: z
+      .array(z.strictObject({ secretKey: KeyName, secretValue: z.string() }))
+      .min(1, "must hold at least one key")
+      .meta({ description: "Keys and values merged into the set." }),
+    region: OptionalRegion,
+  })
+  .meta({ id: "RegularSecretsRequest" });
+export type RegularSecretsRequest = z.infer<typeof RegularSecretsRequest>;
+
+/** The platform's documented body for registry credentials. */
+export const ImagePullSecretRequest = z
+  .strictObject({
+    isImagePullSecret: z.literal(true),
+    host: z.string().min(1).max(261).meta({
+      description: "Registry host, optionally with a port, or its URL.",
+      example: "https://index.docker.io/v1/",
+    }),
+    secretValue: z.string().min(1).meta({ description: "Base64 of `username:password`." }),
+    region: OptionalRegion,
+  })
+  .meta({ id: "ImagePullSecretRequest" });
+export type ImagePullSecretRequest = z.infer<typeof ImagePullSecretRequest>;
+
+/** Our own bodies, told apart by `type`. */
+const OwnPutRequest = z.discriminatedUnion("type", [PutSecretsRequest, PutImagePullSecretRequest]);
+
+/**
+ * Every body `PUT /secrets/{setName}` takes: the documentation's two and our own two. The server
+ * validates a body with the one its shape picks (`putRequestSchemaFor`), so that a 400 names the
+ * problems of that shape rather than of all four.
+ */
 export const PutSecretSetRequest = z
-  .discriminatedUnion("type", [PutSecretsRequest, PutImagePullSecretRequest])
+  .union([
+    RegularSecretsRequest,
+    ImagePullSecretRequest,
+    PutSecretsRequest,
+    PutImagePullSecretRequest,
+  ])
   .meta({ id: "PutSecretSetRequest" });
 export type PutSecretSetRequest = z.infer<typeof PutSecretSetRequest>;
 
+/**
+ * The schema a PUT body's shape picks: ours when it has `type`, the documented image pull secret
+ * when it has `isImagePullSecret`, our secret set for a `secrets` object, else the documented one.
+ */
+export function putRequestSchemaFor(body: unknown): z.ZodType<PutSecretSetRequest> {
+  const fields = typeof body === "object" && body !== null ? body as Record<string, unknown> : {};
+  if ("type" in fields) return OwnPutRequest;
+  if ("isImagePullSecret" in fields) return ImagePullSecretRequest;
+  const secrets = fields.secrets;
+  const ownSecrets = typeof secrets === "object" && secrets !== null && !Array.isArray(secrets);
+  return ownSecrets ? OwnPutRequest : RegularSecretsRequest;
+}
+
+/** The documented answer's `status`: the request was accepted. */
+const StatusOk = z.literal("OK");
+
 export const PutSecretSetResponse = z
   .object({
+    status: StatusOk,
+    region: z.string().meta({ description: "The set's region." }),
     set: SecretSetSummary,
     created: z.array(z.string()).meta({
       description: "Keys that did not exist before this write.",
@@ -161,13 +225,20 @@ export const PutSecretSetResponse = z
 export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;
 
 export const DeleteKeyResponse = z
-  .object({ set: SecretSetSummary })
+  .object({ status: StatusOk, set: SecretSetSummary })
   .meta({ id: "DeleteKeyResponse" });
 export type DeleteKeyResponse = z.infer<typeof DeleteKeyResponse>;
 
+export const DeleteSetResponse = z.object({ status: StatusOk }).meta({ id: "DeleteSetResponse" });
+export type DeleteSetResponse = z.infer<typeof DeleteSetResponse>;
+
 export const RegionsResponse = z
   .object({
-    regions: z.array(z.object({ code: z.string(), name: z.string() })),
+    regions: z.array(z.object({
+      code: z.string(),
+      display_name: z.string().meta({ description: "The region's name, as documented." }),
+      name: z.string().meta({ description: "The same as display_name (voicebot's first name)." }),
+    })),
     default: z.string(),
   })
   .meta({ id: "RegionsResponse" });

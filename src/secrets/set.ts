@@ -11,16 +11,12 @@ import { ConflictError, UsageError } from "../errors.ts";
 import { compareWithSet } from "./diff.ts";
 import { parse as parseDotenv } from "./dotenv.ts";
 import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
-import type { PutOutcome } from "./client.ts";
+import type { Extension, PutBody, PutOutcome, Regions, SetDetail } from "./client.ts";
 // The patterns from names.ts, not schemas.ts: that one loads classic zod, which the CLI avoids.
 import { KEY_NAME, looksLikeToken, SET_NAME, showableKey } from "./names.ts";
-import type {
-  PutSecretSetRequest,
-  PutSecretSetResponse,
-  RegionsResponse,
-  SecretSetDetail,
-  SetType,
-} from "./schemas.ts";
+import type { SecretSetSummary } from "./responses.ts";
+
+type SetType = NonNullable<SecretSetSummary["type"]>;
 
 /** Where a value came from, as shown to the user: `argument 2`, `.env:4`, `stdin:3`. */
 export type Origin = string;
@@ -171,14 +167,17 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
 /** What the API client must offer `set`, `diff` and `image-pull-secret`. */
 export interface SecretsApi {
   /** Undefined when there is no such set. */
-  getSet(name: string): Promise<SecretSetDetail | undefined>;
-  regions(): Promise<RegionsResponse>;
-  putSet(name: string, body: PutSecretSetRequest): Promise<PutOutcome>;
+  getSet(name: string): Promise<SetDetail | undefined>;
+  regions(): Promise<Regions>;
+  putSet(name: string, body: PutBody): Promise<PutOutcome>;
+  /** Whether the server, in its last answer, named this extension of the documented API. */
+  offers(extension: Extension): boolean;
 }
 
 export interface SetPlan {
   name: string;
-  region: string;
+  /** Undefined: a new set in the organization's default region, which the server did not name. */
+  region: string | undefined;
   /** True when the set does not exist yet. */
   isNew: boolean;
   /**
@@ -186,13 +185,30 @@ export interface SetPlan {
    * (PutSecretSetResponse), so that a dry run and the write report in the same terms.
    */
   created: string[];
-  /** Stored keys given another value. */
+  /** Stored keys given another value (when not `compared`: every stored key written). */
   updated: string[];
   /** Stored keys given the value they hold already (told by the fingerprints). */
   unchanged: string[];
   /** With `replace`: the keys that will be gone. */
   removed: string[];
   replace: boolean;
+  /**
+   * Whether the values were compared: false for an existing set of a server without fingerprints,
+   * whose stored keys then all count as updated, though some may hold these values already.
+   */
+  compared: boolean;
+}
+
+/** What a write did, in the terms of the plan. */
+export type SetReport =
+  | { created: string[]; updated: string[]; unchanged: string[]; removed: string[] }
+  /** From a server that does not say, and with no fingerprints to tell: the stored keys written. */
+  | { created: string[]; written: string[]; removed: string[] };
+
+/** A write's answer: the set as it stands after it, and the report. */
+export interface SetOutcome {
+  set: SecretSetSummary;
+  report: SetReport;
 }
 
 /**
@@ -207,6 +223,16 @@ export async function planSet(
   options: { region?: string; replace: boolean },
 ): Promise<SetPlan> {
   const existing = await api.getSet(name);
+  if (options.replace && !api.offers("replace")) {
+    throw new UsageError(
+      "this server offers only the platform's documented API, which has no write that " +
+        "replaces a set's keys at once; nothing was sent.",
+      {
+        hint: "drop --replace to merge the keys in, and remove others with " +
+          "`voicebot cloud secrets unset`.",
+      },
+    );
+  }
   const region = await placeSet(api, name, "secret", existing, options.region);
   const local = new Map([...secrets].map(([key, { value }]) => [key, value]));
   const compared = existing
@@ -222,6 +248,7 @@ export async function planSet(
     unchanged: having("same"),
     removed: options.replace ? having("only-remote") : [],
     replace: options.replace,
+    compared: !existing || (existing.fingerprintKey !== undefined && !!existing.keyDetails),
   };
   checkWriteLimits(plan, (existing?.keys.length ?? 0) + plan.created.length, secrets);
   return plan;
@@ -252,28 +279,50 @@ function checkWriteLimits(plan: SetPlan, mergedKeys: number, secrets: CheckedSec
 }
 
 /**
- * One atomic PUT of the checked secrets, in the plan's region. When the answer is a retry's after
- * an attempt whose answer was lost (`replayed`), it describes the set as that attempt left it
- * (every key unchanged), so what this write did is the plan's, made before it.
+ * One atomic PUT of the checked secrets, in the plan's region. The report is the server's when it
+ * gives one (voicebot's does). Otherwise, and when the answer is a retry's after an attempt whose
+ * answer was lost (`replayed`: it describes the set as that attempt left it, every key
+ * unchanged), it is the plan's, made before the write; without fingerprints that plan knows only
+ * the keys written.
  */
 export async function applySet(
   api: SecretsApi,
   plan: SetPlan,
   secrets: CheckedSecrets,
-): Promise<PutSecretSetResponse> {
+): Promise<SetOutcome> {
   const outcome = await api.putSet(plan.name, putBody(plan, secrets));
-  if (!outcome.replayed) return outcome;
-  const { created, updated, unchanged } = plan;
-  return { set: outcome.set, created, updated, unchanged };
+  const { created, updated, unchanged } = outcome;
+  const { removed } = plan;
+  const report: SetReport = !outcome.replayed && created && updated
+    ? { created, updated, unchanged: unchanged ?? [], removed }
+    : plan.compared
+    ? { created: plan.created, updated: plan.updated, unchanged: plan.unchanged, removed }
+    : { created: plan.created, written: plan.updated, removed };
+  return { set: setAfterWrite(plan.name, "secret", outcome), report };
 }
 
-function putBody(plan: SetPlan, secrets: CheckedSecrets): PutSecretSetRequest {
-  const values = Object.fromEntries([...secrets].map(([key, { value }]) => [key, value]));
+/**
+ * The set as a write's answer shows it. The documented answer gives only its region; by the
+ * documentation, the write leaves the set pending until it is provisioned.
+ */
+export function setAfterWrite(
+  name: string,
+  type: SetType,
+  outcome: PutOutcome,
+): SecretSetSummary {
+  return outcome.set ?? { name, type, region: outcome.region, status: "pending" };
+}
+
+/** The documented body, or with `replace` voicebot's own (see planSet). */
+function putBody(plan: SetPlan, secrets: CheckedSecrets): PutBody {
+  const region = plan.region === undefined ? {} : { region: plan.region };
+  if (plan.replace) {
+    const values = Object.fromEntries([...secrets].map(([key, { value }]) => [key, value]));
+    return { type: "secret", ...region, secrets: values, replace: true };
+  }
   return {
-    type: "secret",
-    region: plan.region,
-    secrets: values,
-    ...(plan.replace ? { replace: true } : {}),
+    ...region,
+    secrets: [...secrets].map(([secretKey, { value }]) => ({ secretKey, secretValue: value })),
   };
 }
 
@@ -287,15 +336,17 @@ export async function placeSet(
   api: SecretsApi,
   name: string,
   type: SetType,
-  existing: SecretSetDetail | undefined,
+  existing: SetDetail | undefined,
   requested: string | undefined,
-): Promise<string> {
+): Promise<string | undefined> {
   if (existing) {
-    if (existing.type !== type) {
+    // A server that does not say the type leaves the check to the write (409).
+    if (existing.type !== undefined && existing.type !== type) {
       const other = existing.type === "secret" ? "a secret set" : "an image pull secret";
       throw conflict(name, `is ${other}`, "choose another name.");
     }
-    const region = existing.region ?? "";
+    const region = existing.region;
+    if (region === undefined) return requested;
     if (requested !== undefined && requested !== region) {
       throw conflict(
         name,
@@ -308,7 +359,8 @@ export async function placeSet(
   const regions = await api.regions();
   const region = requested ?? regions.default;
   const codes = regions.regions.map((r) => r.code);
-  if (!codes.includes(region)) {
+  // Without a default from the server, a new set goes to whichever the server picks.
+  if (region !== undefined && !codes.includes(region)) {
     throw new UsageError(`region ${region} is not one of this organization's regions.`, {
       hint: `use one of: ${codes.join(", ")}.`,
     });

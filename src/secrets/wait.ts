@@ -1,6 +1,6 @@
 /** `--wait`: poll a set until the provisioner has moved it out of `pending`, within a bound. */
 import { VoicebotError } from "../errors.ts";
-import type { SecretSetDetail } from "./schemas.ts";
+import type { SetDetail as SecretSetDetail } from "./client.ts";
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 120_000;
 const POLL_MS = 500;

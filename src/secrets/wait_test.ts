@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SecretSetDetail } from "./schemas.ts";
+import type { SetDetail as SecretSetDetail } from "./client.ts";
 import { waitForSet } from "./wait.ts";
 
 const set = (status: SecretSetDetail["status"]): SecretSetDetail => ({

@@ -13,10 +13,10 @@ import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import {
   type ErrorDetail,
   type ListSecretSetsResponse,
-  type PutImagePullSecretRequest,
-  PutSecretSetRequest,
-  type PutSecretsRequest,
+  putRequestSchemaFor,
+  type PutSecretSetRequest,
   type RegionsResponse,
+  type SecretSetSummary,
 } from "../secrets/schemas.ts";
 import { Authenticator, type Caller } from "./auth.ts";
 import {
@@ -58,6 +58,15 @@ export interface AppOptions {
   onWrite?: () => void;
 }
 
+/**
+ * What this server offers beyond the platform's documented API, named on every /v1 response so
+ * that a client learns it from whatever it asked first: `replace` (voicebot's own PUT bodies,
+ * `replace` among them), `fingerprints` (`keyDetails` and `fingerprintKey` in a set's detail),
+ * `me` (`GET /me`), `registry-host` (an image pull secret's `host` may be `host[:port]`, where
+ * the documentation takes a URL).
+ */
+export const EXTENSIONS = "replace, fingerprints, me, registry-host";
+
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
 /**
@@ -87,26 +96,37 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit, clock);
   const writeRules = (): WriteRules => ({ ...limits, defaultRegion, now: clock() });
 
+  const regionProblem = (region: unknown): ErrorDetail[] =>
+    typeof region === "string" && !regionCodes.includes(region)
+      ? [{ field: "region", message: `must be one of: ${regionCodes.join(", ")}` }]
+      : [];
+
   /** What the wire schema cannot see: the organization's regions, and a key JSON objects drop. */
   const bodyProblems = (body: unknown): ErrorDetail[] => {
-    const { region, secrets, host, credentials } = (body ?? {}) as Record<string, unknown>;
-    const problems: ErrorDetail[] = [];
-    if (typeof region === "string" && !regionCodes.includes(region)) {
-      problems.push({ field: "region", message: `must be one of: ${regionCodes.join(", ")}` });
-    }
+    const { region, secrets, host, credentials, secretValue } = (body ?? {}) as Record<
+      string,
+      unknown
+    >;
+    const problems = regionProblem(region);
+    const sent = sentSecrets(secrets);
     // JSON.parse keeps it as an own key, but zod's output object (like any) would silently lose it.
-    if (typeof secrets === "object" && secrets !== null && Object.hasOwn(secrets, "__proto__")) {
+    if (sent.some(([key]) => key === "__proto__")) {
       problems.push({ field: "secrets.__proto__", message: "is a reserved name" });
+    }
+    // In the documented array, a key could be given twice: which value was meant is unknown.
+    const seen = new Set<string>();
+    for (const [key] of sent) {
+      if (seen.has(key)) {
+        problems.push({ field: `secrets.${key}`, message: "is given more than once" });
+      }
+      seen.add(key);
     }
     // A lone surrogate would be stored as U+FFFD: what is acknowledged must be what was sent.
     const strings: [string, unknown][] = [
-      ...(typeof secrets === "object" && secrets !== null
-        ? Object.entries(secrets).map((
-          [key, value],
-        ): [string, unknown] => [`secrets.${key}`, value])
-        : []),
+      ...sent.map(([key, value]): [string, unknown] => [`secrets.${key}`, value]),
       ["host", host],
       ["credentials", credentials],
+      ["secretValue", secretValue],
     ];
     for (const [field, value] of strings) {
       if (typeof value === "string" && !value.isWellFormed()) {
@@ -127,11 +147,15 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   const reportAll: Hook<unknown, Env, string, unknown> = (result, c) => {
     if (result.success) return;
     const details = issuesToDetails(result.error.issues);
-    if (result.target === "param" && c.req.method === "PUT") {
-      const body = PutSecretSetRequest.safeParse(c.get("jsonBody"));
-      if (!body.success) details.push(...issuesToDetails(body.error.issues));
+    if (c.req.method === "PUT") {
+      // A body is checked against the shape it has (documented or ours), not all four at once.
+      if (result.target === "json") details.length = 0;
+      const body = c.get("jsonBody");
+      const parsed = putRequestSchemaFor(body).safeParse(body);
+      if (!parsed.success) details.push(...issuesToDetails(parsed.error.issues));
+      details.push(...bodyProblems(body));
     }
-    details.push(...bodyProblems(c.get("jsonBody")));
+    if (result.target === "query") details.push(...regionProblem(c.req.query("region")));
     throw validationError("The request is not valid.", details);
   };
 
@@ -187,13 +211,16 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   // Everything under /v1 but the document needs a key, unknown paths included: without one,
   // a caller learns nothing about the routes.
   api.use("*", (c, next) => c.req.path === "/v1/openapi.json" ? next() : authenticate(c, next));
-  api.on("PUT", "/secrets/:name", jsonBody);
+  api.on("PUT", "/secrets/:setName", jsonBody);
 
   // The hot path: the serialized list is reused while the organization's list version stands,
   // so a repeated GET reads one number from the database instead of every set, and for
   // LIST_FRESHNESS_MS after that check not even that. A write through this app drops its
   // organization's entry at once; one through another process shows within LIST_FRESHNESS_MS.
-  const listCache = new Map<string, { version: number; body: string; checkedAt: number }>();
+  const listCache = new Map<
+    string,
+    { version: number; sets: SecretSetSummary[]; body: string; checkedAt: number }
+  >();
   /** Counts this app's writes, so that a list read while one commits is not cached. */
   let localWrites = 0;
   const wrote = (orgId: string) => {
@@ -202,6 +229,9 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     options.onWrite?.();
   };
   api.openapi(routes.listSecretSets, async (c) => {
+    const { region } = c.req.valid("query");
+    const problems = regionProblem(region);
+    if (problems.length) throw validationError("The request is not valid.", problems);
     const orgId = c.get("orgId");
     const now = clock();
     let cached = listCache.get(orgId);
@@ -210,11 +240,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       // The version is read before the list, so a cached body is never older than its version.
       const version = await storage.setsVersion(orgId);
       if (cached?.version !== version) {
-        cached = {
-          version,
-          body: JSON.stringify({ sets: await storage.listSets(orgId) }),
-          checkedAt: now,
-        };
+        const sets = await storage.listSets(orgId);
+        cached = { version, sets, body: JSON.stringify({ sets }), checkedAt: now };
       } else {
         cached = { ...cached, checkedAt: now };
       }
@@ -224,7 +251,10 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       }
     }
     // Already JSON of the route's response type, serialized when it was cached.
-    return c.body(cached.body, 200, {
+    const body = region === undefined
+      ? cached.body
+      : JSON.stringify({ sets: cached.sets.filter((set) => set.region === region) });
+    return c.body(body, 200, {
       "content-type": "application/json",
     }) as unknown as TypedResponse<
       ListSecretSetsResponse,
@@ -234,11 +264,12 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   });
 
   api.openapi(routes.getSecretSet, async (c) => {
-    const { name } = c.req.valid("param");
+    const { setName: name } = c.req.valid("param");
     const orgId = c.get("orgId");
     const detail = await storage.getSet(orgId, name);
     if (!detail) throw notFound(`No set named "${name}".`);
-    const { values, ...set } = detail;
+    const { values, ...stored } = detail;
+    const set = { ...stored, secrets: stored.keys.map((fieldName) => ({ fieldName })) };
     if (set.type !== "secret") return c.json({ ...set, keyDetails: [] }, 200);
     // Fingerprints are computed here, from the opened values: none is ever stored.
     const rawKey = await fingerprintKey(vault, orgId);
@@ -256,25 +287,29 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   });
 
   api.openapi(routes.putSecretSet, async (c) => {
-    const { name } = c.req.valid("param");
+    const { setName: name } = c.req.valid("param");
     const body = c.req.valid("json");
     const problems = bodyProblems(c.get("jsonBody"));
     if (problems.length) throw validationError("The request is not valid.", problems);
     const orgId = c.get("orgId");
-    const outcome = body.type === "secret"
-      ? await putSecrets(orgId, name, body)
-      : await putImagePullSecret(orgId, name, body);
+    const write = putWrite(body);
+    const outcome = write.type === "secret"
+      ? await putSecrets(orgId, name, write)
+      : await putImagePullSecret(orgId, name, write);
     wrote(orgId);
-    const { setCreated, ...response } = outcome;
-    return c.json(response, setCreated ? 201 : 200);
+    const { setCreated, ...report } = outcome;
+    const response = { status: "OK" as const, region: report.set.region, ...report };
+    // The documented bodies are answered as documented; ours as they always were.
+    return c.json(response, write.documented ? 202 : setCreated ? 201 : 200);
   });
 
   async function putSecrets(
     orgId: string,
     name: string,
-    body: PutSecretsRequest,
+    body: Extract<PutWrite, { type: "secret" }>,
   ): Promise<WriteOutcome> {
-    const entries = Object.entries(body.secrets);
+    const entries = body.secrets;
+    const given = new Map(entries);
     const oversized = entries.filter(([, value]) => utf8Length(value) > limits.maxValueBytes);
     if (oversized.length) {
       throw tooLarge(
@@ -293,10 +328,10 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     );
     // Values are sealed with a fresh nonce: only opening a stored one tells an unchanged key.
     const holds = (key: string, sealed: Uint8Array) =>
-      vault.holds(sealed, valueContext(orgId, name, key), body.secrets[key]);
+      vault.holds(sealed, valueContext(orgId, name, key), given.get(key)!);
     return await storage.putSecrets(
       orgId,
-      { name, region: body.region, values, replace: body.replace ?? false, holds },
+      { name, region: body.region, values, replace: body.replace, holds },
       writeRules(),
     );
   }
@@ -304,12 +339,13 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   async function putImagePullSecret(
     orgId: string,
     name: string,
-    body: PutImagePullSecretRequest,
+    body: Extract<PutWrite, { type: "imagePullSecret" }>,
   ): Promise<WriteOutcome> {
     if (utf8Length(body.credentials) > limits.maxValueBytes) {
-      throw tooLarge(`The credentials are over ${limits.maxValueBytes} bytes.`, [
-        { field: "credentials", message: `is over ${limits.maxValueBytes} bytes` },
-      ]);
+      throw tooLarge(`The credentials are over ${limits.maxValueBytes} bytes.`, [{
+        field: body.documented ? "secretValue" : "credentials",
+        message: `is over ${limits.maxValueBytes} bytes`,
+      }]);
     }
     const credentials = await vault.seal(body.credentials, credentialsContext(orgId, name));
     return await storage.putImagePullSecret(
@@ -319,19 +355,21 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     );
   }
 
-  api.openapi(routes.deleteSecretSetKey, async (c) => {
-    const { name, key } = c.req.valid("param");
-    const set = await storage.deleteKey(c.get("orgId"), name, key, clock());
-    wrote(c.get("orgId"));
-    return c.json({ set }, 200);
-  });
+  for (const route of [routes.deleteSecretFromSet, routes.deleteSecretSetKey]) {
+    api.openapi(route, async (c) => {
+      const { setName, secretKey } = c.req.valid("param");
+      const set = await storage.deleteKey(c.get("orgId"), setName, secretKey, clock());
+      wrote(c.get("orgId"));
+      return c.json({ status: "OK" as const, set }, 200);
+    });
+  }
 
   api.openapi(routes.deleteSecretSet, async (c) => {
-    const { name } = c.req.valid("param");
-    const deleted = await storage.deleteSet(c.get("orgId"), name);
+    const { setName } = c.req.valid("param");
+    const deleted = await storage.deleteSet(c.get("orgId"), setName);
     wrote(c.get("orgId"));
-    if (!deleted) throw notFound(`No set named "${name}".`);
-    return c.body(null, 204);
+    if (!deleted) throw notFound(`No set named "${setName}".`);
+    return c.json({ status: "OK" as const }, 200);
   });
 
   api.openapi(routes.listRegions, (c) => c.json(regionsBody, 200));
@@ -350,6 +388,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     c.set("requestId", requestId);
     await next();
     c.res.headers.set("X-Request-Id", requestId);
+    if (c.req.path.startsWith("/v1/")) c.res.headers.set("Voicebot-Extensions", EXTENSIONS);
     // hono answers HEAD with the GET response minus its body; the length must stay the GET's.
     if (c.req.raw.method === "HEAD") {
       const length = (await c.res.clone().arrayBuffer()).byteLength;
@@ -419,6 +458,51 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   });
 
   return app;
+}
+
+/** A PUT body of either shape, documented or ours, as the one write it asks for. */
+type PutWrite =
+  & { documented: boolean; region: string | undefined }
+  & (
+    | { type: "secret"; secrets: [string, string][]; replace: boolean }
+    | { type: "imagePullSecret"; host: string; credentials: string }
+  );
+
+function putWrite(body: PutSecretSetRequest): PutWrite {
+  const { region } = body;
+  if ("isImagePullSecret" in body) {
+    return {
+      documented: true,
+      region,
+      type: "imagePullSecret",
+      host: body.host,
+      credentials: body.secretValue,
+    };
+  }
+  if (!("type" in body)) {
+    const secrets = body.secrets.map(({ secretKey, secretValue }): [string, string] => [
+      secretKey,
+      secretValue,
+    ]);
+    return { documented: true, region, type: "secret", secrets, replace: false };
+  }
+  if (body.type === "imagePullSecret") {
+    const { host, credentials } = body;
+    return { documented: false, region, type: "imagePullSecret", host, credentials };
+  }
+  const secrets = Object.entries(body.secrets);
+  return { documented: false, region, type: "secret", secrets, replace: body.replace ?? false };
+}
+
+/** A PUT body's keys and values as sent, in either shape, before validation. */
+function sentSecrets(secrets: unknown): [string, unknown][] {
+  if (Array.isArray(secrets)) {
+    return secrets.flatMap((item): [string, unknown][] => {
+      const { secretKey, secretValue } = (item ?? {}) as Record<string, unknown>;
+      return typeof secretKey === "string" ? [[secretKey, secretValue]] : [];
+    });
+  }
+  return typeof secrets === "object" && secrets !== null ? Object.entries(secrets) : [];
 }
 
 const errorResponse = (c: Context, error: ApiError) =>

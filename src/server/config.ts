@@ -26,6 +26,9 @@ export interface RateLimit {
 
 export interface RegionInfo {
   code: string;
+  /** The documented field. */
+  display_name: string;
+  /** The same, under voicebot's first name for it. */
   name: string;
 }
 
@@ -40,7 +43,8 @@ export const DEFAULT_REGION = "us-west";
 
 /** A code we know gets its display name; any other is shown as itself. */
 export function regionInfo(code: string): RegionInfo {
-  return { code, name: REGION_NAMES[code] ?? code };
+  const name = REGION_NAMES[code] ?? code;
+  return { code, display_name: name, name };
 }
 
 /**

@@ -5,12 +5,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   DeleteKeyResponse,
+  DeleteSetResponse,
   ErrorResponse,
   KeyName,
   ListSecretSetsResponse,
   MeResponse,
   PutSecretSetRequest,
   PutSecretSetResponse,
+  Region,
   RegionsResponse,
   SecretSetDetail,
   SetName,
@@ -34,8 +36,9 @@ const validation = {
 };
 const notFound = { 404: json(ErrorResponse, "No such set in this organization, or no such key.") };
 
-const setParams = z.object({ name: SetName });
-const keyParams = z.object({ name: SetName, key: KeyName });
+// The documented parameter names, so that this document and the platform's can sit side by side.
+const setParams = z.object({ setName: SetName });
+const keyParams = z.object({ setName: SetName, secretKey: KeyName });
 const security = [{ bearerAuth: [] }];
 
 export const listSecretSets = createRoute({
@@ -44,15 +47,21 @@ export const listSecretSets = createRoute({
   operationId: "listSecretSets",
   summary: "List all secret sets of the organization (summaries, image pull secrets included).",
   security,
+  request: {
+    query: z.object({
+      region: Region.optional().meta({ description: "Only the sets of this region." }),
+    }),
+  },
   responses: {
     200: json(ListSecretSetsResponse, "The organization's sets, sorted by name."),
+    ...validation,
     ...errors,
   },
 });
 
 export const getSecretSet = createRoute({
   method: "get",
-  path: "/secrets/{name}",
+  path: "/secrets/{setName}",
   operationId: "getSecretSet",
   summary: "One set: its summary and key names (never values).",
   security,
@@ -62,17 +71,19 @@ export const getSecretSet = createRoute({
 
 export const putSecretSet = createRoute({
   method: "put",
-  path: "/secrets/{name}",
-  operationId: "putSecretSet",
-  summary: "Create or update a secret set (keys merged, or replaced) or an image pull secret.",
+  path: "/secrets/{setName}",
+  operationId: "upsertSecretSet",
+  summary: "Create or update a secret set (keys merged, or replaced) or an image pull secret. " +
+    "The documented bodies are answered 202; voicebot's own (with `type`) 201 or 200.",
   security,
   request: {
     params: setParams,
     body: { required: true, content: { "application/json": { schema: PutSecretSetRequest } } },
   },
   responses: {
-    200: json(PutSecretSetResponse, "Updated; the set is pending again."),
-    201: json(PutSecretSetResponse, "Created; the set is pending."),
+    200: json(PutSecretSetResponse, "Updated (voicebot's body); the set is pending again."),
+    201: json(PutSecretSetResponse, "Created (voicebot's body); the set is pending."),
+    202: json(PutSecretSetResponse, "Accepted (a documented body); the set is pending."),
     ...validation,
     409: json(ErrorResponse, "The name exists with the other type, or in another region."),
     413: json(ErrorResponse, "Body or a value over the limits."),
@@ -81,11 +92,8 @@ export const putSecretSet = createRoute({
   },
 });
 
-export const deleteSecretSetKey = createRoute({
+const deleteKey = {
   method: "delete",
-  path: "/secrets/{name}/keys/{key}",
-  operationId: "deleteSecretSetKey",
-  summary: "Remove one key from a secret set.",
   security,
   request: { params: keyParams },
   responses: {
@@ -94,16 +102,35 @@ export const deleteSecretSetKey = createRoute({
     ...notFound,
     ...errors,
   },
+} as const;
+
+export const deleteSecretFromSet = createRoute({
+  ...deleteKey,
+  path: "/secrets/{setName}/{secretKey}",
+  operationId: "deleteSecretFromSet",
+  summary: "Remove one key from a secret set.",
+});
+
+export const deleteSecretSetKey = createRoute({
+  ...deleteKey,
+  path: "/secrets/{setName}/keys/{secretKey}",
+  operationId: "deleteSecretSetKey",
+  summary: "Remove one key from a secret set: voicebot's first path for deleteSecretFromSet.",
 });
 
 export const deleteSecretSet = createRoute({
   method: "delete",
-  path: "/secrets/{name}",
+  path: "/secrets/{setName}",
   operationId: "deleteSecretSet",
   summary: "Delete a set and every value in it. Irreversible.",
   security,
   request: { params: setParams },
-  responses: { 204: { description: "Deleted." }, ...validation, ...notFound, ...errors },
+  responses: {
+    200: json(DeleteSetResponse, "Deleted."),
+    ...validation,
+    ...notFound,
+    ...errors,
+  },
 });
 
 export const listRegions = createRoute({
@@ -139,6 +166,7 @@ export const ROUTES = [
   listSecretSets,
   getSecretSet,
   putSecretSet,
+  deleteSecretFromSet,
   deleteSecretSetKey,
   deleteSecretSet,
   listRegions,

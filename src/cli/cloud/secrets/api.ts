@@ -15,11 +15,13 @@ export function secretsApi(client: SecretsClient): SecretsApi {
       try {
         return await client.getSet(name);
       } catch (error) {
-        if (error instanceof NotFoundError && error.api?.code === "NOT_FOUND") return undefined;
+        // The route exists (a wrong base URL is not a NotFoundError): the set does not.
+        if (error instanceof NotFoundError) return undefined;
         throw error;
       }
     },
     regions: () => client.regions(),
     putSet: (name, body) => client.putSet(name, body),
+    offers: (extension) => client.offers(extension),
   };
 }

@@ -60,13 +60,14 @@ export default define({
     );
     const encoded = encodeCredentials(credentials, values.encode);
     const api = await connectApi(values);
-    const { response, updated } = await writeImagePullSecret(api, {
+    const written = await writeImagePullSecret(api, {
       name,
       host,
       credentials: encoded,
       region: values.region,
     });
-    let set = response.set;
+    const { updated } = written;
+    let set = written.set;
     if (values.wait) {
       const written =
         `${updated ? "updated" : "created"} image pull secret "${name}" for ${host} ` +

@@ -2,7 +2,7 @@
 import { CancelledError, UsageError } from "../../../errors.ts";
 import { printNote } from "../../output.ts";
 import type { CheckedSecrets, SecretsApi } from "../../../secrets/set.ts";
-import type { SecretSetDetail } from "../../../secrets/schemas.ts";
+import type { SetDetail as SecretSetDetail } from "../../../secrets/client.ts";
 
 export const fileArg = {
   file: {

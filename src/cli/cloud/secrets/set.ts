@@ -7,7 +7,7 @@ import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
 import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive } from "../../prompt.ts";
 import type { SetPlan } from "../../../secrets/set.ts";
-import type { SecretSetSummary } from "../../../secrets/schemas.ts";
+import type { SecretSetSummary } from "../../../secrets/responses.ts";
 import { connectionArgs } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { confirmArgs, confirmOrCancel } from "./common.ts";
@@ -64,7 +64,7 @@ export default define({
     const skip = values.skip || values.yes;
     if (!skip && isInteractive()) {
       console.error(describePlan(plan, "will"));
-      await confirmOrCancel(`Write ${secrets.size} key(s) to "${name}" in ${plan.region}?`);
+      await confirmOrCancel(`Write ${secrets.size} key(s) to "${name}" in ${where(plan.region)}?`);
     } else if (!skip && destructive) {
       throw new UsageError(
         `this would ${
@@ -78,19 +78,16 @@ export default define({
     }
 
     const outcome = await applySet(api, plan, secrets);
-    // The same lists as --dry-run's; a server without `unchanged` reports none.
-    const report = {
-      created: outcome.created,
-      updated: outcome.updated,
-      unchanged: outcome.unchanged ?? [],
-      removed: plan.removed,
-    };
+    const { report } = outcome;
+    const region = outcome.set.region ?? plan.region;
     const parts = Object.entries(report)
       .filter(([, keys]) => keys.length)
       .map(([what, keys]) => `${what} ${keys.join(", ")}`);
-    const changes = report.created.length + report.updated.length + report.removed.length;
-    const verb = plan.isNew ? "created" : changes ? "updated" : "changed nothing in";
-    const written = `${verb} secret set "${name}" in ${plan.region} (${parts.join("; ")})`;
+    const changed = "written" in report
+      ? report.created.length + report.written.length + report.removed.length
+      : report.created.length + report.updated.length + report.removed.length;
+    const verb = plan.isNew ? "created" : changed ? "updated" : "changed nothing in";
+    const written = `${verb} secret set "${name}" in ${where(region)} (${parts.join("; ")})`;
     let set = outcome.set;
     if (values.wait) {
       set = summaryOf(
@@ -101,14 +98,15 @@ export default define({
       printJson({ set, ...report });
     } else if (set.status !== "failed") {
       printSuccess(
-        plan.isNew || changes
-          ? `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${plan.region}: ${
+        plan.isNew || changed
+          ? `${plan.isNew ? "Created" : "Updated"} secret set "${name}" in ${where(region)}: ${
             parts.join("; ")
           }. Status: ${set.status}.`
-          : `Nothing to change in secret set "${name}" in ${plan.region}: ${
-            report.unchanged.join(", ")
+          : `Nothing to change in secret set "${name}" in ${where(region)}: ${
+            "unchanged" in report ? report.unchanged.join(", ") : ""
           } already hold these values. Status: ${set.status}.`,
       );
+      if ("written" in report && report.written.length) printNote(NOT_COMPARED);
     }
     if (set.status === "failed") {
       throw new ProvisioningFailedError(`"${name}" failed to provision: ${set.errorMessage}`);
@@ -116,12 +114,19 @@ export default define({
     if (!values.json) {
       printNote(
         set.status === "ready"
-          ? `Next: use the set "${name}" in the agent's configuration (its region is ${plan.region}).`
+          ? `Next: use the set "${name}" in the agent's configuration (its region is ${region}).`
           : `Next: check it is ready with \`voicebot cloud secrets list ${name}\` (or add --wait).`,
       );
     }
   },
 });
+
+/** Why a plan or report says `written` rather than updated or unchanged. */
+const NOT_COMPARED = "This server has no value fingerprints (an extension of voicebot's server), " +
+  "so whether a written key held that value already is not known.";
+
+/** A set's region as a sentence names it. */
+const where = (region: string | undefined) => region ?? "the organization's default region";
 
 /** The summary fields of a set: its detail also carries the fingerprint key, never printed. */
 export function summaryOf(set: SecretSetSummary): SecretSetSummary {
@@ -132,11 +137,14 @@ export function summaryOf(set: SecretSetSummary): SecretSetSummary {
 /** The plan as lines for a person: names only, never a value. */
 export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
   const lines = [
-    `Secret set "${plan.name}" in ${plan.region}${plan.isNew ? " (new)" : ""} ${verb}:`,
+    `Secret set "${plan.name}" in ${where(plan.region)}${plan.isNew ? " (new)" : ""} ${verb}:`,
   ];
   if (plan.created.length) lines.push(`  create     ${plan.created.join(", ")}`);
-  if (plan.updated.length) lines.push(`  overwrite  ${plan.updated.join(", ")}`);
+  if (plan.updated.length) {
+    lines.push(`  ${plan.compared ? "overwrite" : "write    "}  ${plan.updated.join(", ")}`);
+  }
   if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
   if (plan.removed.length) lines.push(`  remove     ${plan.removed.join(", ")}`);
+  if (!plan.compared && plan.updated.length) lines.push(`  (${NOT_COMPARED})`);
   return lines.join("\n");
 }

@@ -49,10 +49,11 @@ export default define({
       if (!(await setExists(client, name))) return notFoundHint(name, organization)(error);
       throw missingKey(name, shown, organization, error);
     });
-    // Already gone: an attempt whose answer was lost removed it; the set is read for its status.
-    const set = outcome.alreadyGone
-      ? summaryOf(await client.getSet(name).catch(notFoundHint(name, organization)))
-      : outcome.response.set;
+    // Already gone (an attempt whose answer was lost removed it), or an answer without the set
+    // (the documented one): the set is read for its status.
+    const answered = outcome.alreadyGone ? undefined : outcome.response.set;
+    const set = answered ??
+      summaryOf(await client.getSet(name).catch(notFoundHint(name, organization)));
     if (json) return printJson({ removed: key, set, alreadyGone: outcome.alreadyGone });
     printSuccess(
       `Removed ${key} from set "${name}" (status ${set.status ?? "unknown"})` +
