@@ -5,8 +5,8 @@
  *
  * Cases, on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
  * VOICEBOT_TEST_POSTGRES_URL; a fresh schema each): `GET /secrets` for an organization with 10
- * sets and one with 1,000 sets, and `PUT` merging one key (a new value each time) into a set.
- * Reported: requests per second, p50 and p99 latency, and the server's throughput as a share of
+ * sets and one with 1,000 sets, and `PUT` merging one key (a new value each time) into a set,
+ * with the documented body that the client sends. Reported: requests per second, p50 and p99 latency, and the server's throughput as a share of
  * the ceiling's, measured in the same run. Then scale-out: two server processes on one PostgreSQL database, written
  * through both at once, and 200 keys merged through both into one set, none lost.
  */
@@ -79,7 +79,7 @@ async function benchBackend(
   await waitUntilReady(baseUrl, smallKey);
   const smallList = await body(baseUrl, smallKey, "GET", "/secrets");
   const bigList = await body(baseUrl, bigKey, "GET", "/secrets");
-  const putBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
+  const putBody = JSON.stringify(documentedPut({ BENCH_KEY: "value" }));
   const putResponse = await body(baseUrl, smallKey, "PUT", "/secrets/bench-put", putBody);
 
   const ceiling = await spawnCeiling(work, { small: smallList, big: bigList, put: putResponse });
@@ -115,6 +115,11 @@ async function benchBackend(
   await server.stop();
 }
 
+/** The documented PUT body, which `voicebot cloud secrets set` sends. */
+const documentedPut = (values: Record<string, string>) => ({
+  secrets: Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue })),
+});
+
 /**
  * wrk's PUT of `putBody` with BENCH_KEY given a new value on every request: the server leaves a key
  * written with the value it holds as it is (unchanged), so the same body again would measure a
@@ -139,7 +144,7 @@ async function scaleOut(work: string, cleanups: (() => Promise<void>)[]) {
   cleanups.push(two.stop);
   const key = /^(vb_sk_\S+)$/m.exec(one.stdout)![1];
   const urls = [one, two].map((server) => /^Listening on (\S+)$/m.exec(server.stdout)![1]);
-  const putBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
+  const putBody = JSON.stringify(documentedPut({ BENCH_KEY: "value" }));
   const script = join(work, "scale_put.lua");
   await Deno.writeTextFile(script, PUT_SCRIPT(putBody));
   for (const [i, baseUrl] of urls.entries()) {
@@ -156,7 +161,7 @@ async function scaleOut(work: string, cleanups: (() => Promise<void>)[]) {
       key,
       "PUT",
       "/secrets/merged",
-      JSON.stringify({ type: "secret", secrets: { [`K${n}`]: `v${n}` } }),
+      JSON.stringify(documentedPut({ [`K${n}`]: `v${n}` })),
     ));
   await Promise.all(writes);
   const { keys } = JSON.parse(await body(urls[0], key, "GET", "/secrets/merged"));
