@@ -104,7 +104,7 @@ async function benchBackend(
   await measure("GET /secrets, 10 sets", "/secrets", smallKey, "/small");
   await measure("GET /secrets, 1,000 sets", "/secrets", bigKey, "/big");
   await measure(
-    "PUT /secrets/{name}, merge 1 key",
+    "PUT /secrets/{setName}, merge 1 key",
     "/secrets/bench-put",
     smallKey,
     "/put",

@@ -802,6 +802,12 @@ backendTest(
       "/secrets/{setName}/keys/{secretKey}",
       "/secrets/{setName}/{secretKey}",
     ]);
+    assert.deepEqual(
+      document.paths["/secrets"].get.parameters.map((
+        p: { name: string; in: string },
+      ) => [p.name, p.in]),
+      [["region", "query"]],
+    );
     // The documented operations, under their documented ids.
     assert.deepEqual(
       [

@@ -155,7 +155,6 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       if (!parsed.success) details.push(...issuesToDetails(parsed.error.issues));
       details.push(...bodyProblems(body));
     }
-    if (result.target === "query") details.push(...regionProblem(c.req.query("region")));
     throw validationError("The request is not valid.", details);
   };
 
@@ -229,7 +228,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     options.onWrite?.();
   };
   api.openapi(routes.listSecretSets, async (c) => {
-    const { region } = c.req.valid("query");
+    // Read only when there is a query at all: nothing is parsed on the common path.
+    const region = c.req.url.includes("?") ? c.req.query("region") : undefined;
     const problems = regionProblem(region);
     if (problems.length) throw validationError("The request is not valid.", problems);
     const orgId = c.get("orgId");
