@@ -230,13 +230,15 @@ export class SecretsClient {
   /**
    * A request about one set. A server that follows the documentation refuses (400) set names the
    * SPEC allows (upper case, fewer than 3 characters): its answer then gets that rule as the hint.
+   * Not voicebot's server (it names its extensions), whose rule is the SPEC's: its 400 is another.
    */
   async #forSet<T>(name: string, request: Promise<T>): Promise<T> {
     try {
       return await request;
     } catch (error) {
       if (
-        error instanceof UsageError && error.api?.status === 400 && !DOCUMENTED_SET_NAME.test(name)
+        error instanceof UsageError && error.api?.status === 400 &&
+        !DOCUMENTED_SET_NAME.test(name) && !this.offers("replace")
       ) {
         throw new UsageError(error.message, {
           problems: error.problems,
