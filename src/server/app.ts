@@ -146,10 +146,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   /** On any 400, report every problem: the path's, the body's and the region's together. */
   const reportAll: Hook<unknown, Env, string, unknown> = (result, c) => {
     if (result.success) return;
-    const details = issuesToDetails(result.error.issues);
-    if (c.req.method === "PUT") {
-      // A body is checked against the shape it has (documented or ours), not all four at once.
-      if (result.target === "json") details.length = 0;
+    const isPut = c.req.method === "PUT";
+    // A body is checked against the shape it has (documented or ours), not all four at once:
+    // the union's own issues are left out, and the picked schema's reported below.
+    const details = isPut && result.target === "json" ? [] : issuesToDetails(result.error.issues);
+    if (isPut) {
       const body = c.get("jsonBody");
       const parsed = putRequestSchemaFor(body).safeParse(body);
       if (!parsed.success) details.push(...issuesToDetails(parsed.error.issues));

@@ -83,9 +83,9 @@ export default define({
     const parts = Object.entries(report)
       .filter(([, keys]) => keys.length)
       .map(([what, keys]) => `${what} ${keys.join(", ")}`);
-    const changed = "written" in report
-      ? report.created.length + report.written.length + report.removed.length
-      : report.created.length + report.updated.length + report.removed.length;
+    const changed = Object.entries(report).some(([what, keys]) =>
+      what !== "unchanged" && keys.length > 0
+    );
     const verb = plan.isNew ? "created" : changed ? "updated" : "changed nothing in";
     const written = `${verb} secret set "${name}" in ${where(region)} (${parts.join("; ")})`;
     let set = outcome.set;
