@@ -94,6 +94,24 @@ export async function addKey(storage: Storage, organization: string): Promise<st
   return key.key;
 }
 
+/** A runtime key of `organization` bound to `sets` (which must exist); returns the key. */
+export async function addRuntimeKey(
+  storage: Storage,
+  organization: string,
+  sets: string[],
+  expiresAt?: number,
+): Promise<string> {
+  const key = generateApiKey("runtime");
+  const refusal = await storage.addRuntimeKey(organization, {
+    id: key.id,
+    hash: key.hash,
+    now: Date.now(),
+    expiresAt,
+  }, sets);
+  if (refusal) throw new Error(`runtime key refused: ${JSON.stringify(refusal)}`);
+  return key.key;
+}
+
 export interface TestApp extends AsyncDisposable {
   /** The database, as `--database` takes it. */
   spec: string;

@@ -797,6 +797,7 @@ backendTest(
       "/me",
       "/openapi.json",
       "/regions",
+      "/runtime/secrets/{setName}",
       "/secrets",
       "/secrets/{setName}",
       "/secrets/{setName}/keys/{secretKey}",

@@ -202,8 +202,11 @@ backendTest(
       assert.equal(listed.length, 2);
       assert.deepEqual(listed.find((k) => k.id === "1".repeat(16)), {
         id: "1".repeat(16),
+        kind: "private",
         createdAt: 5,
         lastUsedAt: 42,
+        expiresAt: null,
+        sets: [],
       });
       assert.equal(listed.find((k) => k.id !== "1".repeat(16))!.lastUsedAt, null);
       assert.equal(await storage.revokeApiKey("1".repeat(16)), true);

@@ -71,7 +71,7 @@ export interface Regions {
 }
 
 /** What voicebot's server offers beyond the documentation (docs/API.md). */
-export type Extension = "replace" | "fingerprints" | "me" | "registry-host";
+export type Extension = "replace" | "fingerprints" | "me" | "registry-host" | "runtime";
 
 /** The bodies this client sends: the documented two, and voicebot's for `replace`. */
 export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecretsRequest;

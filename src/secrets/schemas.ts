@@ -252,9 +252,25 @@ export const MeResponse = z
   .meta({ id: "MeResponse" });
 export type MeResponse = z.infer<typeof MeResponse>;
 
+/** What a runtime key reads: the values of one ready secret set (voicebot's own route). */
+export const RuntimeSecretSetResponse = z
+  .object({
+    name: z.string(),
+    region: z.string(),
+    status: z.literal("ready"),
+    secrets: z.array(z.object({ secretKey: z.string(), secretValue: z.string() })).meta({
+      description: "Every key with its value, sorted by key, in the form the documented PUT " +
+        "takes them.",
+    }),
+  })
+  .meta({ id: "RuntimeSecretSetResponse" });
+export type RuntimeSecretSetResponse = z.infer<typeof RuntimeSecretSetResponse>;
+
 export const ErrorCode = z.enum([
   "VALIDATION_ERROR",
   "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_READY",
   "NOT_FOUND",
   "ROUTE_NOT_FOUND",
   "METHOD_NOT_ALLOWED",
@@ -278,3 +294,12 @@ export const ErrorResponse = z
   })
   .meta({ id: "ErrorResponse" });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** The 409 of a runtime read: the set is not ready (yet, or at all); retry after Retry-After. */
+export const NotReadyResponse = ErrorResponse.extend({
+  status: SetStatus.exclude(["ready"]),
+  errorMessage: z.string().optional().meta({
+    description: "Why provisioning failed; present only when status is failed.",
+  }),
+}).meta({ id: "NotReadyResponse" });
+export type NotReadyResponse = z.infer<typeof NotReadyResponse>;

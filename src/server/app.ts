@@ -36,7 +36,7 @@ import {
 } from "./crypto.ts";
 import { utf8Length } from "../secrets/limits.ts";
 import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
-import { ApiError, notFound, tooLarge, validationError } from "./errors.ts";
+import { ApiError, notFound, tooLarge, unauthorized, validationError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
 import { issuesToDetails, readJsonBody, requestIdFor } from "./request.ts";
@@ -63,9 +63,9 @@ export interface AppOptions {
  * that a client learns it from whatever it asked first: `replace` (voicebot's own PUT bodies,
  * `replace` among them), `fingerprints` (`keyDetails` and `fingerprintKey` in a set's detail),
  * `me` (`GET /me`), `registry-host` (an image pull secret's `host` may be `host[:port]`, where
- * the documentation takes a URL).
+ * the documentation takes a URL), `runtime` (runtime keys and `GET /runtime/secrets/{setName}`).
  */
-export const EXTENSIONS = "replace, fingerprints, me, registry-host";
+export const EXTENSIONS = "replace, fingerprints, me, registry-host, runtime";
 
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
@@ -74,6 +74,13 @@ const LIST_CACHE_ORGANIZATIONS = 256;
  * on how late a write made through another server process (or the provisioner) shows in a list.
  */
 export const LIST_FRESHNESS_MS = 250;
+
+/** Where runtime keys read values; every other /v1 route is for private keys. */
+const RUNTIME_PREFIX = "/v1/runtime/";
+/** Retry-After of a runtime read of a set that is not ready: provisioning takes moments... */
+export const PENDING_RETRY_SECONDS = 1;
+/** ...while a failed set stays failed until someone writes it again. */
+export const FAILED_RETRY_SECONDS = 30;
 
 type Env = { Variables: { requestId: string; orgId: string; caller: Caller; jsonBody: unknown } };
 
@@ -161,6 +168,22 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   const authenticate = async (c: Context<Env>, next: () => Promise<void>) => {
     const caller = await authenticator.authenticate(c.req.header("authorization"));
+    const runtimeRoute = c.req.path.startsWith(RUNTIME_PREFIX);
+    if (caller.kind === "runtime" && !runtimeRoute) {
+      throw unauthorized(
+        "This is a runtime key: it reads the values of the sets it is bound to " +
+          "(GET /v1/runtime/secrets/{setName}, as `voicebot cloud secrets run` does) and does " +
+          "nothing else. Use a private API key here.",
+      );
+    }
+    if (caller.kind === "private" && runtimeRoute) {
+      throw new ApiError(
+        403,
+        "FORBIDDEN",
+        "A private API key never reads values: a runtime key bound to the set does " +
+          "(`voicebot cloud serve create-key -o ORG --runtime --set NAME`).",
+      );
+    }
     const waitSeconds = limiter?.take(caller.keyId) ?? 0;
     if (waitSeconds > 0) {
       throw new ApiError(
@@ -196,6 +219,11 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     type: "http",
     scheme: "bearer",
     description: "A private API key: `Authorization: Bearer vb_sk_...`.",
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "runtimeKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "A runtime API key, which reads the sets it is bound to: `Bearer vb_rk_...`.",
   });
 
   let openApiDocument: unknown;
@@ -380,6 +408,34 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     return c.json({ organization, keyId }, 200);
   });
 
+  api.openapi(routes.getRuntimeSecretSet, async (c) => {
+    const { setName: name } = c.req.valid("param");
+    const { keyId, orgId } = c.get("caller");
+    const set = await storage.getBoundSet(keyId, name);
+    // The same answer for a set that does not exist and one the key may not read: no oracle.
+    if (!set || set.type !== "secret") {
+      throw notFound(`This key reads no secret set named "${name}".`);
+    }
+    if (set.status !== "ready") {
+      const failed = set.status === "failed";
+      throw new ApiError(
+        409,
+        "NOT_READY",
+        failed
+          ? `"${name}" failed to provision; it is readable once written again and ready.`
+          : `"${name}" is still being provisioned; retry shortly.`,
+        undefined,
+        { "Retry-After": String(failed ? FAILED_RETRY_SECONDS : PENDING_RETRY_SECONDS) },
+        failed ? { status: "failed", errorMessage: set.errorMessage! } : { status: "pending" },
+      );
+    }
+    const secrets = await Promise.all(set.values.map(async ({ key, sealed }) => ({
+      secretKey: key,
+      secretValue: await vault.open(sealed, valueContext(orgId, name, key)),
+    })));
+    return c.json({ name, region: set.region, status: "ready" as const, secrets }, 200);
+  });
+
   const app = new Hono<Env>();
 
   // Outermost: every response, errors and 404s included, carries the request id and is logged.
@@ -390,6 +446,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     await next();
     c.res.headers.set("X-Request-Id", requestId);
     if (c.req.path.startsWith("/v1/")) c.res.headers.set("Voicebot-Extensions", EXTENSIONS);
+    // Values, or whether a set is readable: never for a cache to keep, errors included.
+    if (c.req.path.startsWith(RUNTIME_PREFIX)) c.res.headers.set("Cache-Control", "no-store");
     // hono answers HEAD with the GET response minus its body; the length must stay the GET's.
     if (c.req.raw.method === "HEAD") {
       const length = (await c.res.clone().arrayBuffer()).byteLength;

@@ -5,7 +5,7 @@
  */
 import { unauthorized } from "./errors.ts";
 import { apiKeyId, hashApiKey, sameHash } from "./crypto.ts";
-import type { ApiKeyRecord, Storage } from "./storage/types.ts";
+import type { ApiKeyKind, ApiKeyRecord, Storage } from "./storage/types.ts";
 
 /**
  * A found key's record (its hash and organization) is remembered this long, which saves a
@@ -22,6 +22,7 @@ export interface Caller {
   /** The organization's name. */
   organization: string;
   keyId: string;
+  kind: ApiKeyKind;
 }
 
 export class Authenticator {
@@ -45,8 +46,12 @@ export class Authenticator {
     if (!keyId) throw unauthorized("Malformed API key.");
     const record = await this.lookup(keyId);
     if (!record || !sameHash(hashApiKey(key), record.hash)) throw unauthorized("Invalid API key.");
+    if (record.expiresAt !== null && record.expiresAt <= this.clock()) {
+      throw unauthorized(`This API key expired at ${new Date(record.expiresAt).toISOString()}.`);
+    }
     this.touch(keyId);
-    return { orgId: record.orgId, organization: record.organization, keyId };
+    const { orgId, organization, kind } = record;
+    return { orgId, organization, keyId, kind };
   }
 
   private async lookup(keyId: string): Promise<ApiKeyRecord | undefined> {

@@ -121,9 +121,13 @@ export const credentialsContext = (orgId: string, setName: string) =>
 export const KEY_CHECK_CONTEXT = "key-check";
 export const KEY_CHECK_PLAINTEXT = "voicebot master key check";
 
-/** `vb_sk_<id>_<secret>`: the prefix makes a leaked key recognizable to secret scanners. */
-const API_KEY_PREFIX = "vb_sk_";
-const API_KEY_PATTERN = /^vb_sk_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
+/**
+ * `vb_sk_<id>_<secret>` (private) and `vb_rk_<id>_<secret>` (runtime): the prefix makes a leaked
+ * key recognizable to secret scanners, and tells a runtime key from a private one at a glance.
+ * The stored hash covers the prefix, so a key's kind cannot be changed by editing it.
+ */
+export const API_KEY_PREFIXES = { private: "vb_sk_", runtime: "vb_rk_" } as const;
+const API_KEY_PATTERN = /^vb_[sr]k_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
 
 export interface NewApiKey {
   /** The private key, shown once and never stored. */
@@ -133,11 +137,11 @@ export interface NewApiKey {
   hash: Uint8Array;
 }
 
-export function generateApiKey(): NewApiKey {
+export function generateApiKey(kind: keyof typeof API_KEY_PREFIXES = "private"): NewApiKey {
   const id = crypto.getRandomValues(new Uint8Array(8)).toHex();
   const secret = crypto.getRandomValues(new Uint8Array(32))
     .toBase64({ alphabet: "base64url", omitPadding: true });
-  const key = `${API_KEY_PREFIX}${id}_${secret}`;
+  const key = `${API_KEY_PREFIXES[kind]}${id}_${secret}`;
   return { key, id, hash: hashApiKey(key) };
 }
 
@@ -160,5 +164,5 @@ export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Replaces anything shaped like an API key, for text that may reach a log. */
 export function redactApiKeys(text: string): string {
-  return text.replace(/vb_sk_[A-Za-z0-9_-]*/g, "vb_sk_[redacted]");
+  return text.replace(/(vb_[sr]k_)[A-Za-z0-9_-]*/g, "$1[redacted]");
 }

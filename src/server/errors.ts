@@ -3,21 +3,23 @@ import type { ErrorCode, ErrorDetail, ErrorResponse } from "../secrets/schemas.t
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500,
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
     /** Sent with the response: Retry-After, WWW-Authenticate, Allow. */
     readonly headers?: Record<string, string>,
+    /** Members the body carries besides the ErrorResponse's (a 409 NOT_READY's status). */
+    readonly extra?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
   }
 
   toBody(): ErrorResponse {
-    return this.details?.length
-      ? { error: this.message, code: this.code, details: this.details }
-      : { error: this.message, code: this.code };
+    const body: ErrorResponse = { error: this.message, code: this.code };
+    if (this.details?.length) body.details = this.details;
+    return { ...body, ...this.extra };
   }
 }
 

@@ -10,10 +10,12 @@ import {
   KeyName,
   ListSecretSetsResponse,
   MeResponse,
+  NotReadyResponse,
   PutSecretSetRequest,
   PutSecretSetResponse,
   REGION_PATTERN,
   RegionsResponse,
+  RuntimeSecretSetResponse,
   SecretSetDetail,
   SetName,
 } from "../secrets/schemas.ts";
@@ -24,7 +26,10 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const errors = {
-  401: json(ErrorResponse, "Missing, malformed or unknown API key (code UNAUTHORIZED)."),
+  401: json(
+    ErrorResponse,
+    "Missing, malformed, unknown or expired API key, or a runtime key (code UNAUTHORIZED).",
+  ),
   429: json(
     ErrorResponse,
     "Too many requests for this API key; see Retry-After (code RATE_LIMITED).",
@@ -156,6 +161,33 @@ export const getMe = createRoute({
   responses: { 200: json(MeResponse, "The key's organization and id."), ...errors },
 });
 
+export const getRuntimeSecretSet = createRoute({
+  method: "get",
+  path: "/runtime/secrets/{setName}",
+  operationId: "getRuntimeSecretSet",
+  summary: "The values of a ready secret set, for a runtime key bound to it: what " +
+    "`voicebot cloud secrets run` reads. Not in the platform's documented API. Answered with " +
+    "`Cache-Control: no-store`.",
+  security: [{ runtimeKey: [] }],
+  request: { params: setParams },
+  responses: {
+    200: json(RuntimeSecretSetResponse, "The set's keys and values."),
+    ...validation,
+    401: json(ErrorResponse, "Missing, malformed, unknown or expired API key."),
+    403: json(ErrorResponse, "A private API key: only runtime keys read values (FORBIDDEN)."),
+    404: json(
+      ErrorResponse,
+      "The key is bound to no secret set of this name, whether or not one exists (NOT_FOUND).",
+    ),
+    409: json(
+      NotReadyResponse,
+      "The set is pending or failed; retry after Retry-After (NOT_READY).",
+    ),
+    429: errors[429],
+    500: errors[500],
+  },
+});
+
 export const getOpenApiDocument = createRoute({
   method: "get",
   path: "/openapi.json",
@@ -175,5 +207,6 @@ export const ROUTES = [
   deleteSecretSet,
   listRegions,
   getMe,
+  getRuntimeSecretSet,
   getOpenApiDocument,
 ];

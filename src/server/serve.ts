@@ -165,11 +165,50 @@ function listenOn(
   }
 }
 
-/** Creates the organization if needed and returns a fresh key for it (`serve create-key`). */
-export async function createApiKey(database: string, organization: string): Promise<string> {
+export interface NewKeyOptions {
+  /** A runtime key bound to these sets, which must exist; else a private key. */
+  runtimeSets?: string[];
+  /** Milliseconds since the epoch; undefined: never. */
+  expiresAt?: number;
+}
+
+/**
+ * A fresh key (`serve create-key`): a private key, for which the organization is created if it is
+ * new, or a runtime key, for which the organization and every set must exist already.
+ */
+export async function createApiKey(
+  database: string,
+  organization: string,
+  options: NewKeyOptions = {},
+): Promise<string> {
   return await withStorage(database, async (storage) => {
-    const key = generateApiKey();
-    await storage.addApiKey(organization, { id: key.id, hash: key.hash, now: Date.now() });
+    const { runtimeSets, expiresAt } = options;
+    const key = generateApiKey(runtimeSets ? "runtime" : "private");
+    const record = { id: key.id, hash: key.hash, now: Date.now(), expiresAt };
+    if (!runtimeSets) {
+      await storage.addApiKey(organization, record);
+      return key.key;
+    }
+    const refusal = await storage.addRuntimeKey(organization, record, runtimeSets);
+    if (refusal?.reason === "no-organization") {
+      throw new NotFoundError(`no organization named "${organization}"; no key was created.`, {
+        hint: "a runtime key reads sets of an existing organization; check -o.",
+      });
+    }
+    if (refusal) {
+      throw new NotFoundError(
+        `a runtime key reads existing secret sets of "${organization}"; no key was created.`,
+        {
+          problems: [
+            ...refusal.missing.map((name) => `--set ${name}: no such set`),
+            ...refusal.imagePullSecrets.map((name) =>
+              `--set ${name}: an image pull secret, which no runtime key reads`
+            ),
+          ],
+          hint: "create the set first (`voicebot cloud secrets set NAME ...`), then the key.",
+        },
+      );
+    }
     return key.key;
   });
 }

@@ -8,7 +8,8 @@
 import { define } from "gunshi";
 import { UsageError } from "../../errors.ts";
 import { hasPassword } from "../../server/database_url.ts";
-import { printJson, printSuccess } from "../output.ts";
+import { SET_NAME } from "../../secrets/names.ts";
+import { printJson, printNote, printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
@@ -16,8 +17,10 @@ const ORGANIZATION_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
 const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 /** The server's AUTH_CACHE_MS (this file may not import the server; a test holds them equal). */
 export const AUTH_CACHE_SECONDS = 2;
-const ACTIONS =
-  "`create-key --organization ORG`, `list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
+const CREATE_KEY_USAGE =
+  "voicebot cloud serve create-key --organization ORG [--runtime --set NAME ...] [--expires-in 90d]";
+const ACTIONS = `\`${CREATE_KEY_USAGE.slice("voicebot cloud serve ".length)}\`, ` +
+  "`list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
 /** The words that make `cloud serve` do something else than serve (completion offers them). */
 export const SERVE_ACTIONS = ["create-key", "list-keys", "revoke-key"] as const;
 
@@ -33,8 +36,9 @@ export default define({
   name: "serve",
   description:
     `Serve the secrets API (SQLite by default, PostgreSQL with ${DATABASE_URL_ENV}=postgres://...).\n` +
-    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead;\n" +
-    "  `list-keys -o ORG [--json]` lists ORG's key ids; `revoke-key KEY_ID` revokes one.",
+    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead\n" +
+    "  (`--runtime --set NAME`: a key that only reads the values of set NAME);\n" +
+    "  `list-keys -o ORG [--json]` lists ORG's keys; `revoke-key KEY_ID` revokes one.",
   args: {
     action: {
       type: "positional",
@@ -46,6 +50,19 @@ export default define({
       type: "string",
       short: "o",
       description: "create-key: the organization (created if new); list-keys: the organization",
+    },
+    runtime: {
+      type: "boolean",
+      description: "create-key: a runtime key, which reads the values of the --set sets only",
+    },
+    set: {
+      type: "string",
+      multiple: true,
+      description: "create-key --runtime: a secret set the key reads (repeat for more)",
+    },
+    "expires-in": {
+      type: "string",
+      description: "create-key: the key stops working after this long (e.g. 30m, 12h, 90d)",
     },
     json: { type: "boolean", description: "list-keys: print JSON" },
     host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
@@ -82,7 +99,7 @@ export default define({
     // make gunshi read the value of `--port 0` as a command name.
     const [action, ...extra] = ctx.positionals.slice(ctx.commandPath.length);
     if (action === "create-key" && extra.length === 0) {
-      return await createKey(values.organization, databaseOf(values.database));
+      return await createKey(values, databaseOf(values.database));
     }
     if (action === "list-keys" && extra.length === 0) {
       return await listKeys(values.organization, databaseOf(values.database), values.json ?? false);
@@ -95,8 +112,15 @@ export default define({
         hint: `the actions are ${ACTIONS}.`,
       });
     }
-    if (values.organization !== undefined || values.json) {
-      throw new UsageError("--organization and --json go with an action.", {
+    const actionOnly = [
+      values.organization !== undefined && "--organization",
+      values.json && "--json",
+      values.runtime && "--runtime",
+      values.set !== undefined && "--set",
+      values["expires-in"] !== undefined && "--expires-in",
+    ].filter(Boolean);
+    if (actionOnly.length) {
+      throw new UsageError(`${actionOnly.join(", ")} go with an action.`, {
         hint: `the actions are ${ACTIONS}.`,
       });
     }
@@ -147,22 +171,68 @@ export default define({
   },
 });
 
-async function createKey(organization: string | undefined, database: string) {
-  if (organization === undefined) {
-    throw new UsageError("create-key needs --organization.", {
-      hint: "`voicebot cloud serve create-key --organization ORG`.",
+interface CreateKeyValues {
+  organization?: string;
+  runtime?: boolean;
+  set?: string[];
+  "expires-in"?: string;
+}
+
+async function createKey(values: CreateKeyValues, database: string) {
+  const { organization, runtime, set: sets = [] } = values;
+  const expiresIn = values["expires-in"];
+  const lifetime = expiresIn === undefined ? undefined : durationMs(expiresIn);
+  const problems = [
+    ...(organization === undefined ? ["create-key needs --organization ORG"] : []),
+    ...(organization !== undefined && !ORGANIZATION_PATTERN.test(organization)
+      ? [`invalid organization name "${organization}": use 1 to 63 letters, digits or hyphens`]
+      : []),
+    ...(runtime && sets.length === 0 ? ["--runtime needs --set NAME, a set the key reads"] : []),
+    ...(!runtime && sets.length ? ["--set goes with --runtime"] : []),
+    // Not quoted: what was typed there may be a value.
+    ...sets.flatMap((name, i) =>
+      SET_NAME.test(name)
+        ? []
+        : [`--set number ${i + 1} is not a set name (1 to 63 letters, digits or hyphens)`]
+    ),
+    ...(lifetime === null
+      ? [`--expires-in "${expiresIn}" is not a duration such as 30m, 12h or 90d`]
+      : []),
+  ];
+  if (problems.length) {
+    throw new UsageError(problems.length === 1 ? `${problems[0]}.` : "invalid options.", {
+      problems: problems.length === 1 ? [] : problems,
+      hint: `\`${CREATE_KEY_USAGE}\`.`,
     });
   }
-  if (!ORGANIZATION_PATTERN.test(organization)) {
-    throw new UsageError(`invalid organization name "${organization}".`, {
-      hint: "use 1 to 63 letters, digits or hyphens.",
-    });
-  }
+  const expiresAt = lifetime ? Date.now() + lifetime : undefined;
   const { createApiKey } = await import("../../server/serve.ts");
-  console.log(await createApiKey(database, organization));
+  const runtimeSets = runtime ? [...new Set(sets)] : undefined;
+  console.log(await createApiKey(database, organization!, { runtimeSets, expiresAt }));
+  const until = expiresAt ? `, valid until ${new Date(expiresAt).toISOString()}` : "";
   printSuccess(
-    `New API key for organization "${organization}". Store it now: it is not shown again.`,
+    runtimeSets
+      ? `New runtime key for organization "${organization}", reading ${
+        runtimeSets.map((name) => `"${name}"`).join(", ")
+      }${until}. Store it now: it is not shown again.`
+      : `New API key for organization "${organization}"${until}. Store it now: it is not shown again.`,
   );
+  if (runtimeSets) {
+    printNote(
+      "Give it to the program's environment as VOICEBOT_RUNTIME_KEY (from your secret store, " +
+        `never typed on a command line), then: voicebot cloud secrets run ${
+          runtimeSets.join(" ")
+        } -- COMMAND`,
+    );
+  }
+}
+
+/** `30s`, `30m`, `12h`, `90d` in milliseconds; null for anything else. */
+function durationMs(text: string): number | null {
+  const match = /^([1-9]\d{0,5})([smhd])$/.exec(text.trim());
+  if (!match) return null;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s"];
+  return Number(match[1]) * unit;
 }
 
 async function listKeys(organization: string | undefined, database: string, json: boolean) {
@@ -172,15 +242,28 @@ async function listKeys(organization: string | undefined, database: string, json
     });
   }
   const { listApiKeys } = await import("../../server/serve.ts");
+  const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+  const now = Date.now();
   const keys = (await listApiKeys(database, organization)).map((key) => ({
     id: key.id,
-    created: new Date(key.createdAt).toISOString(),
-    lastUsed: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
+    kind: key.kind,
+    sets: key.sets,
+    created: iso(key.createdAt)!,
+    lastUsed: iso(key.lastUsedAt),
+    expires: iso(key.expiresAt),
+    expired: key.expiresAt !== null && key.expiresAt <= now,
   }));
   if (json) return printJson(keys);
   const { table } = await import("../../secrets/render.ts");
-  const out = table(["id", "created", "last used"]);
-  for (const key of keys) out.push([key.id, key.created, key.lastUsed ?? "never"]);
+  const out = table(["id", "kind", "sets", "created", "last used", "expires"]);
+  for (const key of keys) {
+    // A runtime key whose sets were all deleted reads nothing any more.
+    const sets = key.kind === "private" ? "" : key.sets.join(", ") || "(all deleted)";
+    const expires = key.expires === null
+      ? "never"
+      : `${key.expires}${key.expired ? " (expired)" : ""}`;
+    out.push([key.id, key.kind, sets, key.created, key.lastUsed ?? "never", expires]);
+  }
   console.log(out.toString());
 }
 

@@ -4,7 +4,20 @@
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
 import { conflict, validationError } from "../errors.ts";
-import type { PendingSet, SecretsWrite, StoredSet, StoredValue, WriteRules } from "./types.ts";
+import type {
+  ApiKeyInfo,
+  ApiKeyKind,
+  ApiKeyRecord,
+  PendingSet,
+  RuntimeKeyRefusal,
+  SecretsWrite,
+  StoredSet,
+  StoredSetDetail,
+  StoredValue,
+  WriteRules,
+} from "./types.ts";
+
+type Row = Record<string, unknown>;
 
 export interface SetRow {
   name: string;
@@ -155,4 +168,61 @@ export function toStoredValue(row: Record<string, unknown>): StoredValue {
     writtenAt: Number(row.written_at),
     sealed: row.value as Uint8Array,
   };
+}
+
+/** Milliseconds from a column of either backend (PostgreSQL's BIGINT may come as a string). */
+const millis = (value: unknown): number | null => value == null ? null : Number(value);
+
+/** A key's row of either backend, with its organization's `name`. */
+export function toApiKeyRecord(row: Row): ApiKeyRecord {
+  return {
+    orgId: row.org_id as string,
+    organization: row.name as string,
+    hash: row.hash as Uint8Array,
+    kind: row.kind as ApiKeyKind,
+    expiresAt: millis(row.expires_at),
+  };
+}
+
+/** An organization's key rows, and its runtime keys' `bindings` (key_id, set_name), as listed. */
+export function toApiKeyInfos(keys: Row[], bindings: Row[]): ApiKeyInfo[] {
+  return keys.map((row) => ({
+    id: row.id as string,
+    kind: row.kind as ApiKeyKind,
+    createdAt: Number(row.created_at),
+    lastUsedAt: millis(row.last_used_at),
+    expiresAt: millis(row.expires_at),
+    sets: bindings.filter((binding) => binding.key_id === row.id)
+      .map((binding) => binding.set_name as string).sort(),
+  }));
+}
+
+/** The sets a runtime key is to be bound to, by name, and their type where one exists. */
+export function runtimeKeyRefusal(
+  types: Map<string, string | undefined>,
+): RuntimeKeyRefusal | undefined {
+  const named = (test: (type: string | undefined) => boolean) =>
+    [...types].filter(([, type]) => test(type)).map(([name]) => name).sort();
+  const missing = named((type) => type === undefined);
+  const imagePullSecrets = named((type) => type === "imagePullSecret");
+  return missing.length || imagePullSecrets.length
+    ? { reason: "sets", missing, imagePullSecrets }
+    : undefined;
+}
+
+/** The columns `toBoundSet` reads: the set's, and one of its values per row (none: nulls). */
+export const BOUND_SET_COLUMNS =
+  "s.name, s.type, s.region, s.status, s.error_message, s.host, v.key, v.written_at, v.value";
+
+/** The rows of a bound set joined with its values (LEFT JOIN, ordered by key) as its detail. */
+export function toBoundSet(rows: Row[]): StoredSetDetail | undefined {
+  if (rows.length === 0) return undefined;
+  const values = rows.filter((row) => row.key != null).map(toStoredValue);
+  const detail: StoredSetDetail = {
+    ...toStoredSet(rows[0] as unknown as SetRow),
+    keys: values.map((value) => value.key),
+    values,
+  };
+  if (rows[0].host != null) detail.host = rows[0].host as string;
+  return detail;
 }

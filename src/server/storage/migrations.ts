@@ -85,6 +85,23 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
         WHERE s.org_id = secret_values.org_id AND s.name = secret_values.set_name
       );
     `,
+  }, {
+    // Runtime keys, and when a key expires. A runtime key's binding names the set's row: deleting
+    // the set (or revoking the key) deletes the binding, so a set made again is not bound.
+    version: 5,
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN kind TEXT NOT NULL DEFAULT 'private'
+        CHECK (kind IN ('private', 'runtime'));
+      ALTER TABLE api_keys ADD COLUMN expires_at ${bigint};
+      CREATE TABLE runtime_key_sets (
+        key_id TEXT NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+        org_id TEXT NOT NULL,
+        set_name TEXT NOT NULL,
+        PRIMARY KEY (key_id, set_name),
+        FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
+      );
+      CREATE INDEX runtime_key_sets_by_set ON runtime_key_sets (org_id, set_name);
+    `,
   }];
 }
 

@@ -9,12 +9,17 @@ import postgres from "postgres";
 import type { SetType } from "../../secrets/schemas.ts";
 import { notFound, organizationGone } from "../errors.ts";
 import {
+  BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
   newOrganizationId,
   pendingSummary,
   planKeys,
+  runtimeKeyRefusal,
   type SetRow,
+  toApiKeyInfos,
+  toApiKeyRecord,
+  toBoundSet,
   toPendingSet,
   toStoredSet,
   toStoredValue,
@@ -26,8 +31,10 @@ import type {
   ApiKeyInfo,
   ApiKeyRecord,
   ImagePullSecretWrite,
+  NewApiKeyRecord,
   PendingSet,
   ProvisionOutcome,
+  RuntimeKeyRefusal,
   SecretsWrite,
   Storage,
   StoredSet,
@@ -95,7 +102,7 @@ export class PostgresStorage implements Storage {
 
   async addApiKey(
     organization: string,
-    key: { id: string; hash: Uint8Array; now: number },
+    key: NewApiKeyRecord,
     options: { onlyIfNew?: boolean } = {},
   ): Promise<boolean> {
     return await this.sql.begin(async (tx) => {
@@ -110,27 +117,49 @@ export class PostgresStorage implements Storage {
       await tx`INSERT INTO organizations (id, name, created_at)
         VALUES (${newOrganizationId()}, ${organization}, ${key.now}) ON CONFLICT (name) DO NOTHING`;
       const [org] = await tx`SELECT id FROM organizations WHERE name = ${organization}`;
-      await tx`INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (${key.id}, ${org.id}, ${key.hash}, ${key.now})`;
+      await insertKey(tx, org.id, key, "private");
       return true;
     });
   }
 
+  async addRuntimeKey(
+    organization: string,
+    key: NewApiKeyRecord,
+    sets: string[],
+  ): Promise<RuntimeKeyRefusal | undefined> {
+    return await this.sql.begin(async (tx) => {
+      // The organization's row locked, as writers lock it: no set is deleted while it binds.
+      const [org] = await tx`SELECT id FROM organizations WHERE name = ${organization} FOR UPDATE`;
+      if (!org) return { reason: "no-organization" } as const;
+      const types = new Map<string, string | undefined>();
+      for (const name of sets) types.set(name, (await existingSet(tx, org.id, name))?.type);
+      const refusal = runtimeKeyRefusal(types);
+      if (refusal) return refusal;
+      await insertKey(tx, org.id, key, "runtime");
+      const rows = [...types.keys()].map((name) => ({
+        key_id: key.id,
+        org_id: org.id,
+        set_name: name,
+      }));
+      await tx`INSERT INTO runtime_key_sets ${tx(rows)}`;
+      return undefined;
+    }) as RuntimeKeyRefusal | undefined;
+  }
+
   async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.sql`SELECT k.org_id, k.hash, o.name FROM api_keys k
-      JOIN organizations o ON o.id = k.org_id WHERE k.id = ${id}`;
-    return row && { orgId: row.org_id, organization: row.name, hash: row.hash };
+    const [row] = await this.sql`SELECT k.org_id, k.hash, k.kind, k.expires_at, o.name
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.id = ${id}`;
+    return row && toApiKeyRecord(row);
   }
 
   async listApiKeys(organization: string): Promise<ApiKeyInfo[] | undefined> {
     const [org] = await this.sql`SELECT id FROM organizations WHERE name = ${organization}`;
     if (!org) return undefined;
-    const rows = await this.sql`SELECT id, created_at, last_used_at FROM api_keys
-      WHERE org_id = ${org.id} ORDER BY created_at, id COLLATE "C"`;
-    return rows.map((row) => ({
-      id: row.id,
-      createdAt: Number(row.created_at),
-      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-    }));
+    const keys = await this.sql`SELECT id, kind, created_at, last_used_at, expires_at
+      FROM api_keys WHERE org_id = ${org.id} ORDER BY created_at, id COLLATE "C"`;
+    const bindings = await this
+      .sql`SELECT key_id, set_name FROM runtime_key_sets WHERE org_id = ${org.id}`;
+    return toApiKeyInfos(keys, bindings);
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
@@ -166,6 +195,19 @@ export class PostgresStorage implements Storage {
     };
     if (row.host !== null) detail.host = row.host;
     return detail;
+  }
+
+  async getBoundSet(keyId: string, name: string): Promise<StoredSetDetail | undefined> {
+    // One statement: the status and the values are of one moment.
+    return toBoundSet(
+      await this.sql.unsafe(
+        `SELECT ${BOUND_SET_COLUMNS} FROM runtime_key_sets b
+         JOIN secret_sets s ON s.org_id = b.org_id AND s.name = b.set_name
+         LEFT JOIN secret_values v ON v.org_id = s.org_id AND v.set_name = s.name
+         WHERE b.key_id = $1 AND b.set_name = $2 ORDER BY v.key COLLATE "C"`,
+        [keyId, name],
+      ),
+    );
   }
 
   /** Runs `fn` in a transaction holding the organization's write lock. */
@@ -280,6 +322,16 @@ export class PostgresStorage implements Storage {
   async close(): Promise<void> {
     await this.sql.end({ timeout: CLOSE_TIMEOUT_SECONDS });
   }
+}
+
+async function insertKey(
+  sql: Sql,
+  orgId: string,
+  key: NewApiKeyRecord,
+  kind: ApiKeyRecord["kind"],
+) {
+  await sql`INSERT INTO api_keys (id, org_id, hash, created_at, kind, expires_at)
+    VALUES (${key.id}, ${orgId}, ${key.hash}, ${key.now}, ${kind}, ${key.expiresAt ?? null})`;
 }
 
 async function existingSet(sql: Sql, orgId: string, name: string): Promise<Existing | undefined> {

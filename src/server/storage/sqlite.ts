@@ -10,13 +10,18 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { SetType } from "../../secrets/schemas.ts";
 import { notFound, organizationGone } from "../errors.ts";
 import {
+  BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
   newOrganizationId,
   pendingSummary,
   planKeys,
+  runtimeKeyRefusal,
   SET_COLUMNS,
   type SetRow,
+  toApiKeyInfos,
+  toApiKeyRecord,
+  toBoundSet,
   toPendingSet,
   toStoredSet,
   toStoredValue,
@@ -28,8 +33,10 @@ import type {
   ApiKeyInfo,
   ApiKeyRecord,
   ImagePullSecretWrite,
+  NewApiKeyRecord,
   PendingSet,
   ProvisionOutcome,
+  RuntimeKeyRefusal,
   SecretsWrite,
   Storage,
   StoredSet,
@@ -179,7 +186,7 @@ export class SqliteStorage implements Storage {
 
   addApiKey(
     organization: string,
-    key: { id: string; hash: Uint8Array; now: number },
+    key: NewApiKeyRecord,
     options: { onlyIfNew?: boolean } = {},
   ): Promise<boolean> {
     return settle(() =>
@@ -195,9 +202,40 @@ export class SqliteStorage implements Storage {
         const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(
           organization,
         ) as Row;
-        this.sql("INSERT INTO api_keys (id, org_id, hash, created_at) VALUES (?, ?, ?, ?)")
-          .run(key.id, org.id as string, key.hash, key.now);
+        this.insertKey(org.id as string, key, "private");
         return true;
+      })
+    );
+  }
+
+  private insertKey(orgId: string, key: NewApiKeyRecord, kind: ApiKeyRecord["kind"]) {
+    this.sql(
+      `INSERT INTO api_keys (id, org_id, hash, created_at, kind, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(key.id, orgId, key.hash, key.now, kind, key.expiresAt ?? null);
+  }
+
+  addRuntimeKey(
+    organization: string,
+    key: NewApiKeyRecord,
+    sets: string[],
+  ): Promise<RuntimeKeyRefusal | undefined> {
+    return settle(() =>
+      this.transaction(() => {
+        const org = this.sql("SELECT id FROM organizations WHERE name = ?").get(organization) as
+          | Row
+          | undefined;
+        if (!org) return { reason: "no-organization" } as const;
+        const orgId = org.id as string;
+        const types = new Map(sets.map((name) => [name, this.existing(orgId, name)?.type]));
+        const refusal = runtimeKeyRefusal(types);
+        if (refusal) return refusal;
+        this.insertKey(orgId, key, "runtime");
+        const bind = this.sql(
+          "INSERT INTO runtime_key_sets (key_id, org_id, set_name) VALUES (?, ?, ?)",
+        );
+        for (const name of types.keys()) bind.run(key.id, orgId, name);
+        return undefined;
       })
     );
   }
@@ -205,14 +243,10 @@ export class SqliteStorage implements Storage {
   findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
     return settle(() => {
       const row = this.sql(
-        `SELECT k.org_id, k.hash, o.name FROM api_keys k JOIN organizations o ON o.id = k.org_id
-         WHERE k.id = ?`,
+        `SELECT k.org_id, k.hash, k.kind, k.expires_at, o.name
+         FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.id = ?`,
       ).get(id) as Row | undefined;
-      return row && {
-        orgId: row.org_id as string,
-        organization: row.name as string,
-        hash: row.hash as Uint8Array,
-      };
+      return row && toApiKeyRecord(row);
     });
   }
 
@@ -222,13 +256,13 @@ export class SqliteStorage implements Storage {
         | Row
         | undefined;
       if (!org) return undefined;
-      return this.sql(
-        "SELECT id, created_at, last_used_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id",
-      ).all(org.id as string).map((row) => ({
-        id: row.id as string,
-        createdAt: Number(row.created_at),
-        lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-      }));
+      const keys = this.sql(
+        `SELECT id, kind, created_at, last_used_at, expires_at FROM api_keys WHERE org_id = ?
+         ORDER BY created_at, id`,
+      ).all(org.id as string);
+      const bindings = this.sql("SELECT key_id, set_name FROM runtime_key_sets WHERE org_id = ?")
+        .all(org.id as string);
+      return toApiKeyInfos(keys, bindings);
     });
   }
 
@@ -282,6 +316,19 @@ export class SqliteStorage implements Storage {
       if (row.host !== null) detail.host = row.host;
       return detail;
     });
+  }
+
+  getBoundSet(keyId: string, name: string): Promise<StoredSetDetail | undefined> {
+    return settle(() =>
+      toBoundSet(
+        this.sql(
+          `SELECT ${BOUND_SET_COLUMNS} FROM runtime_key_sets b
+           JOIN secret_sets s ON s.org_id = b.org_id AND s.name = b.set_name
+           LEFT JOIN secret_values v ON v.org_id = s.org_id AND v.set_name = s.name
+           WHERE b.key_id = ? AND b.set_name = ? ORDER BY v.key`,
+        ).all(keyId, name),
+      )
+    );
   }
 
   private valuesOf(orgId: string, name: string): [string, Uint8Array][] {

@@ -86,19 +86,46 @@ export interface ProvisionOutcome {
   result: ProvisionResult;
 }
 
+/**
+ * `private`: the management key of the SPEC, which never sees a value. `runtime`: reads the values
+ * of the sets it is bound to (GET /runtime/secrets/{setName}) and does nothing else.
+ */
+export type ApiKeyKind = "private" | "runtime";
+
+/** A key to add: its public id, the hash of the whole key, and when it stops working (if ever). */
+export interface NewApiKeyRecord {
+  id: string;
+  hash: Uint8Array;
+  /** Milliseconds since the epoch. */
+  now: number;
+  expiresAt?: number;
+}
+
 export interface ApiKeyRecord {
   orgId: string;
   /** The organization's name. */
   organization: string;
   hash: Uint8Array;
+  kind: ApiKeyKind;
+  /** Milliseconds since the epoch; null: never. */
+  expiresAt: number | null;
 }
 
 /** What `serve list-keys` shows of a key: never its hash. Milliseconds since the epoch. */
 export interface ApiKeyInfo {
   id: string;
+  kind: ApiKeyKind;
   createdAt: number;
   lastUsedAt: number | null;
+  expiresAt: number | null;
+  /** A runtime key's sets that still exist, sorted; empty for a private key. */
+  sets: string[];
 }
+
+/** Why a runtime key was not added (nothing was): no such organization, or sets it cannot read. */
+export type RuntimeKeyRefusal =
+  | { reason: "no-organization" }
+  | { reason: "sets"; missing: string[]; imagePullSecrets: string[] };
 
 export interface Storage {
   readonly kind: "sqlite" | "postgres";
@@ -115,9 +142,19 @@ export interface Storage {
    */
   addApiKey(
     organization: string,
-    key: { id: string; hash: Uint8Array; now: number },
+    key: NewApiKeyRecord,
     options?: { onlyIfNew?: boolean },
   ): Promise<boolean>;
+  /**
+   * Adds a runtime key bound to these secret sets of an existing organization: to the sets as
+   * they are now, so that deleting one ends its binding and a set made again under its name is not
+   * bound. Undefined when added; else why not, with nothing added.
+   */
+  addRuntimeKey(
+    organization: string,
+    key: NewApiKeyRecord,
+    sets: string[],
+  ): Promise<RuntimeKeyRefusal | undefined>;
   /** Undefined for an unknown id, and for a key whose organization is gone. */
   findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
   /** The organization's keys, oldest first; undefined when there is no such organization. */
@@ -132,6 +169,11 @@ export interface Storage {
   /** Sorted by name. */
   listSets(orgId: string): Promise<StoredSet[]>;
   getSet(orgId: string, name: string): Promise<StoredSetDetail | undefined>;
+  /**
+   * The set of this name that the runtime key is bound to, with its values, read at one moment;
+   * undefined when the key is bound to no set of that name, whether or not one exists.
+   */
+  getBoundSet(keyId: string, name: string): Promise<StoredSetDetail | undefined>;
   /** Throws ApiError: 409 for a name of the other type or region, 400 over a limit. */
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome>;
   putImagePullSecret(
