@@ -144,6 +144,13 @@ export async function benchCli(): Promise<void> {
         undefined,
         server.env,
       );
+      // The floor's program started through `secrets run`: one runtime read, then the child.
+      add(
+        `${kind}: secrets run -- (floor)`,
+        [entry, "cloud", "secrets", "run", "bench-set-0", "--", ...floorCommand(empty)],
+        undefined,
+        server.runtimeEnv,
+      );
     }
     for (let round = 0; round < RUNS; round++) {
       for (const c of cases) {
@@ -179,15 +186,28 @@ export async function benchCli(): Promise<void> {
         } ${ratio(row.min / floor.min)}`,
       );
     }
+    // What `secrets run` adds to a program's start: its row minus the program's own (the floor).
+    for (const [kind] of entries) {
+      const row = rows.find((r) => r.name === `${kind}: secrets run -- (floor)`)!;
+      console.log(
+        `secrets run adds to a child's start (${kind}): median ${
+          (row.median - floor.median).toFixed(1)
+        } ms, min ${(row.min - floor.min).toFixed(1)} ms`,
+      );
+    }
     console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
   } finally {
     await Deno.remove(work, { recursive: true });
   }
 }
 
+/** The floor itself (`deno run empty.ts`), as the command `secrets run` starts. */
+const floorCommand = (empty: string) => [Deno.execPath(), "run", "-A", "--quiet", empty];
+
 /**
- * The secrets API in this process on 127.0.0.1 port 0 over a temporary SQLite file, with 20 sets,
- * and a config file logged in to it: what `cloud secrets list` needs.
+ * The secrets API in this process on 127.0.0.1 port 0 over a temporary SQLite file, with 20 ready
+ * sets, a config file logged in to it (what `cloud secrets list` needs), and a runtime key for the
+ * first set (what `cloud secrets run` needs).
  */
 async function localServer(work: string) {
   const { startServer } = await import("../src/server/serve.ts");
@@ -217,8 +237,23 @@ async function localServer(work: string) {
     current: "default",
     organizations: { default: { apiUrl: server.baseUrl, apiKey } },
   });
+  const { createApiKey } = await import("../src/server/serve.ts");
+  const runtimeKey = await createApiKey(join(work, "bench.db"), "default", {
+    runtimeSets: ["bench-set-0"],
+  });
+  // Ready before the first timed run: a pending set would make `secrets run` wait.
+  for (let tries = 0;; tries++) {
+    const response = await fetch(`${server.baseUrl}/secrets`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    const { sets } = await response.json();
+    if (sets.every((set: { status: string }) => set.status === "ready")) break;
+    if (tries >= 100) throw new Error("the bench's sets are not ready after 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     env: { VOICEBOT_CONFIG: config },
+    runtimeEnv: { VOICEBOT_RUNTIME_KEY: runtimeKey, VOICEBOT_API_URL: server.baseUrl },
     [Symbol.asyncDispose]: async () => void await server.shutdown(),
   };
 }

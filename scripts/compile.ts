@@ -14,9 +14,17 @@ const TARGETS = [
 /**
  * What the CLI uses: files (projects, its config and SQLite database), the environment (HOME,
  * XDG_*, NO_COLOR, keys), the network (the cloud API, `cloud serve`) and system information
- * (the PostgreSQL driver reads the user name). No subprocesses, no FFI.
+ * (the PostgreSQL driver reads the user name), and subprocesses: `cloud secrets run` starts the
+ * command it is given. No FFI.
  */
-const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-sys"];
+export const PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-sys",
+  "--allow-run",
+];
 
 const OUT = "dist/bin";
 

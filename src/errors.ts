@@ -14,6 +14,10 @@ export const ExitCode = {
   Conflict: 5,
   /** `cloud secrets set --wait`: the set ended `failed` (its errorMessage is printed). */
   ProvisioningFailed: 6,
+  /** `cloud secrets run`: the command was found but could not be started (as a shell's 126). */
+  CommandNotExecutable: 126,
+  /** `cloud secrets run`: no such command (as a shell's 127). */
+  CommandNotFound: 127,
   Cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -83,6 +87,30 @@ export class ProvisioningFailedError extends VoicebotError {
  */
 export class DifferencesFound extends VoicebotError {
   override readonly exitCode = ExitCode.Differs;
+}
+
+/** `cloud secrets run`: the command could not be started; its exit code says why, as a shell's. */
+export class CommandNotStarted extends VoicebotError {
+  constructor(
+    message: string,
+    override readonly exitCode:
+      | typeof ExitCode.CommandNotFound
+      | typeof ExitCode.CommandNotExecutable,
+    options: VoicebotErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * `cloud secrets run`: the command ran and ended with this status, which becomes voicebot's own.
+ * Not an error to report: the command has said what it had to.
+ */
+export class ChildExited extends Error {
+  constructor(readonly status: number) {
+    super(`the command exited with status ${status}`);
+    this.name = "ChildExited";
+  }
 }
 
 /** The user cancelled at a prompt, or pressed Ctrl-C. */

@@ -9,6 +9,7 @@ import { createApiKey } from "../src/server/serve.ts";
 import type { CliResult } from "./helpers.ts";
 import {
   api,
+  type Backend,
   type JsonBody,
   MASTER_KEY,
   type SpawnedServer,
@@ -49,9 +50,17 @@ export interface Session extends AsyncDisposable {
   env: Record<string, string>;
 }
 
-export async function startSession(serverArgs: string[] = []): Promise<Session> {
+/**
+ * The server with a fresh database (SQLite unless `backend` says otherwise), a temporary HOME,
+ * and its bootstrap key.
+ */
+export async function startSession(
+  serverArgs: string[] = [],
+  options: { backend?: Backend } = {},
+): Promise<Session> {
   const dir = await tempDir();
-  const database = join(dir.path, "voicebot.db");
+  const ownDatabase = options.backend && await options.backend.database();
+  const database = ownDatabase?.spec ?? join(dir.path, "voicebot.db");
   const home = join(dir.path, "home");
   await Deno.mkdir(home);
   const server = await spawnServer(database, {
@@ -80,6 +89,7 @@ export async function startSession(serverArgs: string[] = []): Promise<Session> 
     },
     async [Symbol.asyncDispose]() {
       await server.stop();
+      await ownDatabase?.[Symbol.asyncDispose]();
       await dir[Symbol.asyncDispose]();
     },
   };

@@ -48,7 +48,7 @@ async function denoDir(parent: string): Promise<string> {
   return dir;
 }
 
-Deno.test("init --list-options and init quickstart run from modules served over HTTP", async () => {
+Deno.test("init --list-options, init quickstart and cloud secrets run run from modules served over HTTP", async () => {
   await using work = await tempDir();
   const refused: string[] = [];
   const server = serve(refused);
@@ -76,6 +76,40 @@ Deno.test("init --list-options and init quickstart run from modules served over 
       const file of ["AGENTS.md", "server/bot.py", "server/pyproject.toml", "server/.env.example"]
     ) {
       assert.ok(files.includes(file), `${file} in ${files}`);
+    }
+
+    // `cloud secrets run` loads its modules when it runs, and starts the command it is given.
+    const runtimeKey = `vb_rk_${"1".repeat(16)}_${"A".repeat(43)}`;
+    const api = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+      const readsBot = new URL(request.url).pathname === "/v1/runtime/secrets/bot" &&
+        request.headers.get("authorization") === `Bearer ${runtimeKey}`;
+      return readsBot
+        ? Response.json({
+          name: "bot",
+          region: "us-west",
+          status: "ready",
+          secrets: [{ secretKey: "GREETING", secretValue: "hello from the set" }],
+        })
+        : Response.json({ error: "no", code: "NOT_FOUND" }, { status: 404 });
+    });
+    try {
+      const secrets = await voicebot([
+        ...["cloud", "secrets", "run", "bot", "--"],
+        ...["python3", "-c", "import os; print(os.environ['GREETING'])"],
+      ], {
+        cwd,
+        entry: `${base}/main.ts`,
+        denoFlags: ["--no-lock", `--import-map=${base}/deno.json`],
+        env: {
+          DENO_DIR: cache,
+          VOICEBOT_RUNTIME_KEY: runtimeKey,
+          VOICEBOT_API_URL: `http://127.0.0.1:${api.addr.port}/v1`,
+        },
+      });
+      assert.equal(secrets.code, 0, secrets.stderr);
+      assert.equal(secrets.stdout, "hello from the set\n");
+    } finally {
+      await api.shutdown();
     }
     assert.deepEqual(refused, [], "only published files are asked for");
   } finally {

@@ -4,7 +4,7 @@
 import { cli, CommandNotFoundError, define } from "gunshi";
 import { renderUsage } from "gunshi/renderer";
 import { VERSION } from "../version.ts";
-import { DifferencesFound, ExitCode, VoicebotError } from "../errors.ts";
+import { ChildExited, DifferencesFound, ExitCode, VoicebotError } from "../errors.ts";
 import { didYouMean } from "../suggest.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
@@ -105,6 +105,8 @@ function report(error: unknown, verbose: boolean): number {
   }
   // The comparison was printed; the exit status alone says that something differs.
   if (error instanceof DifferencesFound) return error.exitCode;
+  // `secrets run`: the command's own status, passed on.
+  if (error instanceof ChildExited) return error.status;
   if (error instanceof VoicebotError) {
     // An API error shows what the server said, with its request id for a bug report.
     const api = error.api &&

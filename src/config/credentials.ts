@@ -225,6 +225,26 @@ export async function resolveCredentials(
   };
 }
 
+/**
+ * The API URL alone, for a command that brings its own key (`secrets run`): `--api-url`, else
+ * VOICEBOT_API_URL, else the current organization's stored URL, else the default.
+ */
+export async function resolveApiUrl(flag: string | undefined, env: Env = processEnv) {
+  if (flag) return flag;
+  const fromEnv = env("VOICEBOT_API_URL");
+  if (fromEnv) return fromEnv;
+  let file: ConfigFile;
+  try {
+    file = await readConfig(configPath(env));
+  } catch (error) {
+    // No HOME, no config: nothing stored to take a URL from.
+    if (error instanceof UsageError) return DEFAULT_API_URL;
+    throw error;
+  }
+  const current = env("VOICEBOT_ORG") ?? file.current;
+  return (current && file.organizations[current]?.apiUrl) || DEFAULT_API_URL;
+}
+
 /** A short, non-reversible fingerprint to tell keys apart: `sha256:` and 12 hex digits. */
 export async function keyFingerprint(apiKey: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey));

@@ -49,8 +49,10 @@ import {
   ErrorResponse,
   ListSecretSetsResponse,
   MeResponse,
+  NotReadyResponse,
   PutSecretSetResponse,
   RegionsResponse,
+  RuntimeSecretSetResponse,
   SecretSetDetail,
   type SecretSetSummary,
 } from "./responses.ts";
@@ -75,6 +77,28 @@ export type Extension = "replace" | "fingerprints" | "me" | "registry-host" | "r
 
 /** The bodies this client sends: the documented two, and voicebot's for `replace`. */
 export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecretsRequest;
+
+/** A runtime read: the set's values, or why they cannot be read yet. */
+export type RuntimeRead =
+  | { ready: true; name: string; region: string; secrets: [string, string][] }
+  | {
+    ready: false;
+    status: NotReadyResponse["status"];
+    errorMessage?: string;
+    /** The server's Retry-After, when it sent one. */
+    retryAfterMs?: number;
+  };
+
+/** A 409 NOT_READY: what the runtime route says of a set that is pending or failed. */
+class NotReady extends ConflictError {
+  constructor(
+    message: string,
+    readonly detail: Omit<Extract<RuntimeRead, { ready: false }>, "ready">,
+    options: VoicebotErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Attempts per request, the first included. */
@@ -225,6 +249,28 @@ export class SecretsClient {
   async deleteSet(name: string): Promise<{ alreadyGone: boolean }> {
     const { alreadyGone } = await this.#forSet(name, this.#delete(setPath(name), null));
     return { alreadyGone };
+  }
+
+  /**
+   * GET /runtime/secrets/{name}, with a runtime key (voicebot's `runtime` extension): the values of
+   * a ready set, or its status. The values go to the caller only: never into an error.
+   */
+  async readRuntimeSet(name: string): Promise<RuntimeRead> {
+    try {
+      const set = await this.#request(
+        "GET",
+        `/runtime${setPath(name)}`,
+        RuntimeSecretSetResponse,
+      );
+      const secrets = set.secrets.map(({ secretKey, secretValue }): [string, string] => [
+        secretKey,
+        secretValue,
+      ]);
+      return { ready: true, name: set.name, region: set.region, secrets };
+    } catch (error) {
+      if (error instanceof NotReady) return { ready: false, ...error.detail };
+      throw error;
+    }
   }
 
   /**
@@ -392,12 +438,13 @@ export class SecretsClient {
   /** The ErrorResponse as one of our typed errors, with status, code and request id. */
   async #apiError(response: Response, sentRequestId: string): Promise<VoicebotError> {
     const requestId = response.headers.get("x-request-id") ?? sentRequestId;
-    let decoded: ErrorResponse | undefined;
+    let json: unknown;
     try {
-      decoded = ErrorResponse.safeParse(await response.json()).data;
+      json = await response.json();
     } catch {
       // Not JSON: described by its status below.
     }
+    const decoded: ErrorResponse | undefined = ErrorResponse.safeParse(json).data;
     const status = response.status;
     const code = decoded?.code ?? `HTTP_${status}`;
     const message = decoded?.error ?? `the API answered ${status} ${response.statusText}`.trim();
@@ -420,8 +467,15 @@ export class SecretsClient {
           });
         }
         return new NotFoundError(message, options);
-      case 409:
+      case 409: {
+        const notReady = code === "NOT_READY" ? NotReadyResponse.safeParse(json).data : undefined;
+        if (notReady) {
+          const { status, errorMessage } = notReady;
+          const retryAfterMs = retryAfter(response.headers.get("retry-after"));
+          return new NotReady(message, { status, errorMessage, retryAfterMs }, options);
+        }
         return new ConflictError(message, options);
+      }
       case 429: {
         const after = response.headers.get("retry-after");
         return new VoicebotError(message, {

@@ -75,6 +75,15 @@ export type RegionsResponse = z.infer<typeof RegionsResponse>;
 export const MeResponse = z.object({ organization: z.string(), keyId: z.string() });
 export type MeResponse = z.infer<typeof MeResponse>;
 
+/** voicebot's runtime read (no documented twin): a ready set's keys and values. */
+export const RuntimeSecretSetResponse = z.object({
+  name: z.string(),
+  region: z.string(),
+  status: z.literal("ready"),
+  secrets: z.array(z.object({ secretKey: z.string(), secretValue: z.string() })),
+});
+export type RuntimeSecretSetResponse = z.infer<typeof RuntimeSecretSetResponse>;
+
 export const ErrorDetail = z.object({ field: z.string(), message: z.string() });
 
 export const ErrorResponse = z.object({
@@ -83,3 +92,10 @@ export const ErrorResponse = z.object({
   details: z.optional(z.array(ErrorDetail)),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** A runtime read's 409: the set is pending or failed. */
+export const NotReadyResponse = z.extend(ErrorResponse, {
+  status: z.enum(["pending", "failed"]),
+  errorMessage: z.optional(z.string()),
+});
+export type NotReadyResponse = z.infer<typeof NotReadyResponse>;

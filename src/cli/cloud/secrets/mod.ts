@@ -6,6 +6,7 @@ import remove from "./delete.ts";
 import set from "./set.ts";
 import diff from "./diff.ts";
 import imagePullSecret from "./image_pull_secret.ts";
+import runWith from "./run.ts";
 
 export default define({
   name: "secrets",
@@ -17,6 +18,7 @@ export default define({
     unset,
     delete: remove,
     "image-pull-secret": imagePullSecret,
+    run: runWith,
   },
   run: () => {
     console.log(
@@ -30,6 +32,7 @@ export default define({
         "  unset NAME KEY           Remove one key from a set",
         "  delete NAME              Delete a whole set (irreversible)",
         "  image-pull-secret NAME HOST [user:password]  Store registry credentials",
+        "  run NAME ... -- COMMAND  Run COMMAND with the sets' values in its environment",
         "",
         "Common options: -o ORG (organization), --api-url URL, --json.",
         "Run `voicebot cloud secrets <command> --help` for a command's options.",

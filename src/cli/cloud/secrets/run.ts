@@ -1,0 +1,126 @@
+/**
+ * `voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`: start COMMAND with the
+ * values of the sets in its environment, read with a runtime key.
+ */
+import { define } from "gunshi";
+import { UsageError } from "../../../errors.ts";
+import { KEY_NAME, SET_NAME } from "../../../secrets/names.ts";
+import { printJson, printNote } from "../../output.ts";
+import { timeoutMs } from "../connect.ts";
+import { checkWaitTimeout } from "./io.ts";
+
+const USAGE = "`voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`";
+
+export default define({
+  name: "run",
+  description: "Run a command with the values of secret sets in its environment.\n" +
+    "  voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]\n" +
+    "  Reads the sets with a runtime key, from VOICEBOT_RUNTIME_KEY or --key-file.",
+  args: {
+    "key-file": {
+      type: "string",
+      description:
+        "Read the runtime key from this file (mode 0600) instead of VOICEBOT_RUNTIME_KEY",
+    },
+    "keep-env": {
+      type: "string",
+      multiple: true,
+      description: "Keep this variable's value from the environment where a set has it too",
+    },
+    "allow-var": {
+      type: "string",
+      multiple: true,
+      description: "Let the sets give this variable, although it changes what runs (PATH, LD_*...)",
+    },
+    "wait-timeout": {
+      type: "number",
+      default: 120,
+      description: "Seconds to wait for a set that is still pending",
+    },
+    "dry-run": {
+      type: "boolean",
+      description: "List the variables the command would get (names only); run nothing",
+    },
+    json: { type: "boolean", description: "With --dry-run: print one JSON document on stdout" },
+    "api-url": {
+      type: "string",
+      description:
+        "API base URL (default: VOICEBOT_API_URL, else the current organization's stored one)",
+    },
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const names = ctx.positionals.slice(ctx.commandPath.length);
+    const command = ctx.rest;
+    const dryRun = values["dry-run"] ?? false;
+    const keepEnv = values["keep-env"] ?? [];
+    const allowVars = values["allow-var"] ?? [];
+    const problems = [
+      ...(names.length ? [] : ["name at least one set"]),
+      // Not quoted: what was typed there may be a value.
+      ...names.flatMap((name, i) =>
+        SET_NAME.test(name) ? [] : [`argument ${i + 1} is not a set name`]
+      ),
+      ...(command.length || dryRun ? [] : ["no command: put it after `--`"]),
+      ...[
+        ...keepEnv.map((name) => ["--keep-env", name]),
+        ...allowVars.map((name) => ["--allow-var", name]),
+      ]
+        .flatMap(([flag, name]) => KEY_NAME.test(name) ? [] : [`${flag} takes a variable name`]),
+      ...(values.json && !dryRun ? ["--json goes with --dry-run"] : []),
+    ];
+    if (problems.length) {
+      throw new UsageError(problems.length === 1 ? `${problems[0]}.` : "invalid arguments.", {
+        problems: problems.length === 1 ? [] : problems,
+        hint: `${USAGE}.`,
+      });
+    }
+    const waitMs = checkWaitTimeout(values["wait-timeout"]) * 1000;
+
+    const [run, { isLoopback, normalizeApiUrl, SecretsClient }, { resolveApiUrl }] = await Promise
+      .all([
+        import("../../../secrets/run.ts"),
+        import("../../../secrets/client.ts"),
+        import("../../../config/credentials.ts"),
+      ]);
+    const env = (name: string) => Deno.env.get(name) || undefined;
+    const apiKey = await run.readRuntimeKey(values["key-file"], env);
+    // No --insecure here: a runtime key goes over https, or to this machine.
+    const baseUrl = normalizeApiUrl(await resolveApiUrl(values["api-url"]));
+    if (!baseUrl.startsWith("https:") && !isLoopback(baseUrl)) {
+      throw new UsageError(
+        `the API URL ${baseUrl} is http:// to another host: the runtime key would cross the ` +
+          "network unencrypted; nothing was sent.",
+        {
+          hint:
+            "use the server's https:// URL: a runtime key goes only over https, or to this machine.",
+        },
+      );
+    }
+    const client = new SecretsClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: timeoutMs(),
+      loginHint: `the runtime key was refused: check ${
+        values["key-file"] ? "--key-file" : run.RUNTIME_KEY_ENV
+      }, or ask for a new one (it may be revoked or expired).`,
+    });
+    const sets = await run.readSets(client, names, {
+      timeoutMs: waitMs,
+      onWait: (name) => printNote(`Waiting for "${name}" to be ready...`),
+    });
+    const child = run.childEnvironment(Deno.env.toObject(), sets, { keepEnv, allowVars });
+
+    if (dryRun) {
+      if (values.json) return printJson({ sets: names, given: child.given, kept: child.kept });
+      const width = Math.max(...child.given.map(({ key }) => key.length), 0);
+      for (const { key, set } of child.given) console.log(`${key.padEnd(width)}  from ${set}`);
+      if (child.kept.length) printNote(`Kept from the environment: ${child.kept.join(", ")}.`);
+      printNote(
+        `${child.given.length} variable(s) from ${names.length} set(s); nothing was started.`,
+      );
+      return;
+    }
+    await run.runCommand(command, child.env, { interactive: Deno.stdin.isTerminal() });
+  },
+});

@@ -1,0 +1,334 @@
+/**
+ * `voicebot cloud secrets run`: read secret sets with a runtime key, then start a command with
+ * their values in its environment, as `doppler run` or `op run` do. Values go from the API's
+ * answer into the child's environment and nowhere else: never printed, logged or written.
+ *
+ * @module
+ */
+import {
+  AuthError,
+  ChildExited,
+  CommandNotStarted,
+  ExitCode,
+  NotFoundError,
+  ProvisioningFailedError,
+  UsageError,
+  VoicebotError,
+} from "../errors.ts";
+import type { RuntimeRead } from "./client.ts";
+
+/** Where the runtime key comes from, unless `--key-file` names a file. */
+export const RUNTIME_KEY_ENV = "VOICEBOT_RUNTIME_KEY";
+/**
+ * Set in the child to the names of the sets it got, comma-separated: a generated bot skips its
+ * `.env` when it is present, so that a stale file cannot win over the values given here.
+ */
+export const SECRETS_MARKER_ENV = "VOICEBOT_SECRETS";
+
+const CREATE_RUNTIME_KEY = "`voicebot cloud serve create-key -o ORG --runtime --set NAME`";
+
+/** The runtime key from `--key-file` (which only its owner may read) or VOICEBOT_RUNTIME_KEY. */
+export async function readRuntimeKey(
+  keyFile: string | undefined,
+  env: (name: string) => string | undefined,
+): Promise<string> {
+  let key: string | undefined;
+  if (keyFile !== undefined) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(keyFile);
+    } catch {
+      throw new UsageError(`--key-file ${keyFile}: no such file, or it cannot be read.`);
+    }
+    if (info.mode !== null && (info.mode & 0o077) !== 0) {
+      throw new UsageError(
+        `--key-file ${keyFile} can be read by others (mode ${(info.mode & 0o777).toString(8)}).`,
+        { hint: `run \`chmod 600 ${keyFile}\`.` },
+      );
+    }
+    key = (await Deno.readTextFile(keyFile)).trim();
+    if (!key) throw new UsageError(`--key-file ${keyFile} is empty.`);
+  } else {
+    key = env(RUNTIME_KEY_ENV)?.trim();
+    if (!key) {
+      throw new AuthError(`no runtime key: ${RUNTIME_KEY_ENV} is not set.`, {
+        hint: `put the key in ${RUNTIME_KEY_ENV} (from your secret store, not typed on a ` +
+          `command line) or in a file for --key-file; an operator makes one with ${CREATE_RUNTIME_KEY}.`,
+      });
+    }
+  }
+  if (key.startsWith("vb_sk_")) throw privateKeyRefused();
+  if (/\s/.test(key)) throw new AuthError("the runtime key holds white space; it is one word.");
+  return key;
+}
+
+/** A private key where a runtime key goes: refused before it is sent anywhere. */
+function privateKeyRefused(): AuthError {
+  return new AuthError("this is a private API key; `secrets run` takes a runtime key.", {
+    hint: "a private key manages sets and never reads values; a runtime key (vb_rk_...) reads " +
+      `the values of the sets it is bound to: ${CREATE_RUNTIME_KEY}.`,
+  });
+}
+
+export interface RuntimeReader {
+  readRuntimeSet(name: string): Promise<RuntimeRead>;
+}
+
+export interface ReadSetsOptions {
+  /** How long a pending set is waited for, at most. */
+  timeoutMs: number;
+  /** Called once, the first time a set is found pending. */
+  onWait?: (name: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** The polling interval while a set is pending, unless the server asks for longer. */
+const POLL_MS = 500;
+
+export interface SetValues {
+  name: string;
+  secrets: [string, string][];
+}
+
+/**
+ * Reads every set, in parallel. A pending set is read again until it is ready, within the
+ * timeout; a failed set fails at once (it stays failed until someone writes it again).
+ */
+export async function readSets(
+  reader: RuntimeReader,
+  names: string[],
+  options: ReadSetsOptions,
+): Promise<SetValues[]> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const deadline = now() + options.timeoutMs;
+  let announced = false;
+  const readOne = async (name: string): Promise<SetValues> => {
+    while (true) {
+      const read = await reader.readRuntimeSet(name).catch(explain(name));
+      if (read.ready) return { name, secrets: read.secrets };
+      if (read.status === "failed") {
+        throw new ProvisioningFailedError(
+          `"${name}" failed to provision${read.errorMessage ? `: ${read.errorMessage}` : ""}.`,
+          { hint: "write the set again (`voicebot cloud secrets set`), then run this again." },
+        );
+      }
+      const wait = Math.max(POLL_MS, read.retryAfterMs ?? 0);
+      if (now() + wait > deadline) {
+        throw new VoicebotError(
+          `"${name}" is still pending after ${options.timeoutMs / 1000} s; ` +
+            "nothing was started.",
+          { hint: "raise --wait-timeout, or check it with `voicebot cloud secrets list`." },
+        );
+      }
+      if (!announced) options.onWait?.(name);
+      announced = true;
+      await sleep(wait);
+    }
+  };
+  return await Promise.all(names.map(readOne));
+}
+
+/** The API's refusals, said in terms of runtime keys. */
+function explain(name: string) {
+  return (error: unknown): never => {
+    if (error instanceof NotFoundError) {
+      throw new NotFoundError(`this runtime key reads no set named "${name}".`, {
+        hint: "a runtime key reads only the sets it was created for, while they exist (a set " +
+          "deleted and made again needs a new key); `voicebot cloud serve list-keys -o ORG` " +
+          "shows each key's sets.",
+        api: error.api,
+      });
+    }
+    if (error instanceof VoicebotError && error.api?.status === 403) throw privateKeyRefused();
+    throw error;
+  };
+}
+
+/**
+ * Variables a set may not give: they change which program runs, or what it loads and executes
+ * (a dynamic library, a module, a shell startup file, a package index). Whoever can write a set
+ * would otherwise run code wherever it is used. `--allow-var NAME` lets one through.
+ */
+const UNSAFE_NAMES = new Set([
+  "PATH",
+  "HOME",
+  "SHELL",
+  "ENV",
+  "BASH_ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PROMPT_COMMAND",
+  "IFS",
+  "CDPATH",
+  "TMPDIR",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "GCONV_PATH",
+  "GLIBC_TUNABLES",
+  "LOCPATH",
+  "NLSPATH",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_EXTRA_CA_CERTS",
+  "CLASSPATH",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "VIRTUAL_ENV",
+  "CONDA_PREFIX",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+]);
+const UNSAFE_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "PYTHON",
+  "UV_",
+  "PIP_",
+  "NPM_CONFIG_",
+  "DENO_",
+  "PERL5",
+  "RUBY",
+  "GIT_",
+  "BASH_FUNC_",
+  // voicebot's own: its credentials, and the marker this command sets.
+  "VOICEBOT_",
+];
+
+/** Whether a set may not give this variable (names compared in upper case, as Windows does). */
+export function isUnsafeVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return UNSAFE_NAMES.has(upper) || UNSAFE_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
+export interface ChildEnvironment {
+  env: Record<string, string>;
+  /** Each variable the sets give, with the set it comes from (the last that has it), by name. */
+  given: { key: string; set: string }[];
+  /** Variables the sets have that the process's own environment keeps (`--keep-env`). */
+  kept: string[];
+}
+
+/**
+ * The child's environment: the process's own without voicebot's variables (its credentials
+ * above all), then each set's values in order (a later set wins), except where `keepEnv` names a
+ * variable the process has; and the marker naming the sets. Refuses, naming every one, variables
+ * that change what runs (see UNSAFE_NAMES) unless `allowVars` names them, and values that no
+ * environment can hold.
+ */
+export function childEnvironment(
+  own: Record<string, string>,
+  sets: SetValues[],
+  options: { keepEnv?: string[]; allowVars?: string[] } = {},
+): ChildEnvironment {
+  const keepEnv = new Set(options.keepEnv);
+  const allowVars = new Set(options.allowVars);
+  const problems: string[] = [];
+  const values = new Map<string, { value: string; set: string }>();
+  for (const set of sets) {
+    for (const [key, value] of set.secrets) {
+      const allowed = allowVars.has(key) && !key.toUpperCase().startsWith("VOICEBOT_");
+      if (isUnsafeVariable(key) && !allowed) {
+        problems.push(`${set.name}: ${key} changes which program runs or what it loads`);
+      } else if (value.includes("\0")) {
+        problems.push(`${set.name}: ${key} holds a NUL character, which no environment can`);
+      }
+      values.set(key, { value, set: set.name });
+    }
+  }
+  if (problems.length) {
+    throw new UsageError(
+      "the sets give variables this command will not pass on; nothing was started.",
+      {
+        problems,
+        hint: "remove them from the set, or add --allow-var NAME for one you trust whoever can " +
+          "write the set with (voicebot's own VOICEBOT_* never pass).",
+      },
+    );
+  }
+  const env = Object.fromEntries(
+    Object.entries(own).filter(([name]) => !name.toUpperCase().startsWith("VOICEBOT_")),
+  );
+  const kept: string[] = [];
+  for (const [key, { value }] of values) {
+    if (keepEnv.has(key) && env[key] !== undefined) kept.push(key);
+    else env[key] = value;
+  }
+  env[SECRETS_MARKER_ENV] = sets.map((set) => set.name).join(",");
+  const given = [...values].filter(([key]) => !kept.includes(key))
+    .map(([key, { set }]) => ({ key, set })).sort((a, b) => a.key < b.key ? -1 : 1);
+  return { env, given, kept: kept.sort() };
+}
+
+/**
+ * Signals passed on to the child. On a terminal, Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and a hang-up
+ * reach the child from the terminal itself, as they reach every process of the foreground group:
+ * those are not sent again, which would interrupt it twice.
+ */
+const FORWARDED: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
+const FROM_THE_TERMINAL: Deno.Signal[] = ["SIGINT", "SIGQUIT", "SIGHUP"];
+
+/**
+ * Starts the command with this environment (and voicebot's stdin, stdout and stderr), passes
+ * signals on, and ends with its status: ChildExited for anything but 0, and a signal's death as a
+ * shell reports it (128 + the signal's number).
+ */
+export async function runCommand(
+  command: string[],
+  env: Record<string, string>,
+  options: { interactive: boolean },
+): Promise<void> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      env,
+      clearEnv: true,
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new CommandNotStarted(`command not found: ${command[0]}.`, ExitCode.CommandNotFound);
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new CommandNotStarted(
+        `cannot start ${command[0]}: permission denied.`,
+        ExitCode.CommandNotExecutable,
+      );
+    }
+    throw error;
+  }
+  const listeners: [Deno.Signal, () => void][] = [];
+  for (const signal of FORWARDED) {
+    const handler = () => {
+      if (options.interactive && FROM_THE_TERMINAL.includes(signal)) return;
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone: its status is on the way.
+      }
+    };
+    try {
+      Deno.addSignalListener(signal, handler);
+      listeners.push([signal, handler]);
+    } catch {
+      // Not a signal this platform has (Windows has only SIGINT and SIGBREAK).
+    }
+  }
+  let status: Deno.CommandStatus;
+  try {
+    status = await child.status;
+  } finally {
+    for (const [signal, handler] of listeners) Deno.removeSignalListener(signal, handler);
+  }
+  // Deno reports a death by signal as a shell does: 128 + the signal's number.
+  if (status.code !== 0) throw new ChildExited(status.code);
+}
