@@ -61,6 +61,19 @@ export class UsageError extends VoicebotError {
   override readonly exitCode = ExitCode.Usage;
 }
 
+/**
+ * Every problem of a command line at once: one problem is the message itself, several are listed
+ * under `summary`.
+ */
+export function invalidArguments(
+  problems: readonly string[],
+  options: { summary?: string; hint?: string } = {},
+): UsageError {
+  return problems.length === 1
+    ? new UsageError(`${problems[0]}.`, { hint: options.hint })
+    : new UsageError(options.summary ?? "invalid arguments.", { problems, hint: options.hint });
+}
+
 /** Missing, invalid or rejected credentials. */
 export class AuthError extends VoicebotError {
   override readonly exitCode = ExitCode.Auth;

@@ -92,8 +92,9 @@ export interface SetValues {
 }
 
 /**
- * Reads every set, in parallel. A pending set is read again until it is ready, within the
- * timeout; a failed set fails at once (it stays failed until someone writes it again).
+ * Reads every set, one after the other (a failure then leaves no read running). A pending set is
+ * read again until it is ready, all within the one timeout; a failed set fails at once (it stays
+ * failed until someone writes it again).
  */
 export async function readSets(
   reader: RuntimeReader,
@@ -127,7 +128,9 @@ export async function readSets(
       await sleep(wait);
     }
   };
-  return await Promise.all(names.map(readOne));
+  const sets: SetValues[] = [];
+  for (const name of names) sets.push(await readOne(name));
+  return sets;
 }
 
 /** The API's refusals, said in terms of runtime keys. */

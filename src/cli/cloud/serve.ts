@@ -6,7 +6,7 @@
  * `Listening on <base URL>` last); stderr carries JSON log lines.
  */
 import { define } from "gunshi";
-import { UsageError } from "../../errors.ts";
+import { invalidArguments, UsageError } from "../../errors.ts";
 import { hasPassword } from "../../server/database_url.ts";
 import { SET_NAME } from "../../secrets/names.ts";
 import { printJson, printNote, printSuccess } from "../output.ts";
@@ -200,8 +200,8 @@ async function createKey(values: CreateKeyValues, database: string) {
       : []),
   ];
   if (problems.length) {
-    throw new UsageError(problems.length === 1 ? `${problems[0]}.` : "invalid options.", {
-      problems: problems.length === 1 ? [] : problems,
+    throw invalidArguments(problems, {
+      summary: "invalid options.",
       hint: `\`${CREATE_KEY_USAGE}\`.`,
     });
   }

@@ -3,13 +3,14 @@
  * values of the sets in its environment, read with a runtime key.
  */
 import { define } from "gunshi";
-import { UsageError } from "../../../errors.ts";
+import { invalidArguments, UsageError } from "../../../errors.ts";
 import { KEY_NAME, SET_NAME } from "../../../secrets/names.ts";
 import { printJson, printNote } from "../../output.ts";
 import { timeoutMs } from "../connect.ts";
 import { checkWaitTimeout } from "./io.ts";
 
 const USAGE = "`voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`";
+const isVariable = (name: string) => KEY_NAME.test(name);
 
 export default define({
   name: "run",
@@ -62,19 +63,11 @@ export default define({
         SET_NAME.test(name) ? [] : [`argument ${i + 1} is not a set name`]
       ),
       ...(command.length || dryRun ? [] : ["no command: put it after `--`"]),
-      ...[
-        ...keepEnv.map((name) => ["--keep-env", name]),
-        ...allowVars.map((name) => ["--allow-var", name]),
-      ]
-        .flatMap(([flag, name]) => KEY_NAME.test(name) ? [] : [`${flag} takes a variable name`]),
+      ...(keepEnv.every(isVariable) ? [] : ["--keep-env takes a variable name"]),
+      ...(allowVars.every(isVariable) ? [] : ["--allow-var takes a variable name"]),
       ...(values.json && !dryRun ? ["--json goes with --dry-run"] : []),
     ];
-    if (problems.length) {
-      throw new UsageError(problems.length === 1 ? `${problems[0]}.` : "invalid arguments.", {
-        problems: problems.length === 1 ? [] : problems,
-        hint: `${USAGE}.`,
-      });
-    }
+    if (problems.length) throw invalidArguments(problems, { hint: `${USAGE}.` });
     const waitMs = checkWaitTimeout(values["wait-timeout"]) * 1000;
 
     const [run, { isLoopback, normalizeApiUrl, SecretsClient }, { resolveApiUrl }] = await Promise
