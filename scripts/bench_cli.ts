@@ -4,7 +4,9 @@
  * comes and goes on a shared machine weighs on all of them alike. The table shows the median and
  * p90 wall time and the ratio of the median to the floor's. Run from source and from the bundle,
  * whose size is printed with the table; a bundle that is missing, or older than what it is built
- * from, is rebuilt first (`deno task bundle`). BENCH_RUNS=N changes RUNS.
+ * from, is rebuilt first (`deno task bundle`). The `secrets run` rows start the floor's own program
+ * through `cloud secrets run`: their difference from the floor is what `secrets run` adds to a
+ * program's start, printed below the table. BENCH_RUNS=N changes RUNS.
  */
 import { join } from "pathe";
 

@@ -180,13 +180,16 @@ def runner_utils() -> types.ModuleType:
 
 
 class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Every module outside the standard library is a stand-in, or one of the modules above."""
+    """Every module outside the standard library (and `real`) is a stand-in, or one of those above."""
 
     SPECIAL = {"pipecat.runner.types": runner_types, "pipecat.runner.utils": runner_utils}
 
+    def __init__(self, real=()):
+        self.real = real
+
     def find_spec(self, name, path=None, target=None):
         top = name.split(".")[0]
-        if top in sys.stdlib_module_names or top in ("bot", "__main__"):
+        if top in sys.stdlib_module_names or top in ("bot", "__main__", *self.real):
             return None
         return importlib.machinery.ModuleSpec(name, self, is_package=True)
 

@@ -149,6 +149,65 @@ backendTest(
   },
 );
 
+backendTest(
+  "create-key --runtime: every problem at once, missing sets named, nothing created; list-keys shows kind, sets, expiry",
+  async (backend) => {
+    await using database = await backend.database();
+    await using server = await spawnServer(database.spec);
+    const put = await api(server.baseUrl, server.bootstrapKey!, "PUT", "/secrets/bot", {
+      type: "secret",
+      secrets: { A: "1" },
+    });
+    assert.equal(put.status, 201);
+    await api(server.baseUrl, server.bootstrapKey!, "PUT", "/secrets/registry", {
+      type: "imagePullSecret",
+      host: "ghcr.io",
+      credentials: btoa("u:p"),
+    });
+
+    const usage = await serveAction(database.spec, [
+      ...["create-key", "-o", "default", "--runtime", "--set", "not a name"],
+      ...["--expires-in", "soon"],
+    ]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.match(usage.stderr, /--set number 1 is not a set name/);
+    assert.match(usage.stderr, /--expires-in "soon" is not a duration/);
+    assert.doesNotMatch(usage.stderr, /not a name"/, "a --set that is not a name is not echoed");
+    const noSet = await serveAction(database.spec, ["create-key", "-o", "default", "--runtime"]);
+    assert.equal(noSet.code, 2);
+    assert.match(noSet.stderr, /--runtime needs --set NAME/);
+
+    const refused = await serveAction(database.spec, [
+      ...["create-key", "-o", "default", "--runtime"],
+      ...["--set", "bot", "--set", "nope", "--set", "registry"],
+    ]);
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.equal(refused.stdout, "");
+    assert.match(refused.stderr, /--set nope: no such set/);
+    assert.match(refused.stderr, /--set registry: an image pull secret/);
+
+    const created = await serveAction(database.spec, [
+      ...["create-key", "-o", "default", "--runtime", "--set", "bot", "--expires-in", "12h"],
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /^vb_rk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
+    assert.match(created.stderr, /New runtime key for organization "default", reading "bot"/);
+    const runtimeId = created.stdout.split("_")[2];
+
+    const listed = await serveAction(database.spec, ["list-keys", "-o", "default", "--json"]);
+    const keys = JSON.parse(listed.stdout);
+    assert.deepEqual(keys.map((key: { kind: string }) => key.kind), ["private", "runtime"]);
+    const runtime = keys.find((key: { id: string }) => key.id === runtimeId);
+    assert.deepEqual(runtime.sets, ["bot"]);
+    assert.equal(runtime.expired, false);
+    const hours = (Date.parse(runtime.expires) - Date.parse(runtime.created)) / 3_600_000;
+    assert.ok(Math.abs(hours - 12) < 0.1, `expires ${hours} h after its creation`);
+    const table = await serveAction(database.spec, ["list-keys", "-o", "default"]);
+    assert.match(table.stdout, new RegExp(`${runtimeId}.*runtime.*bot`));
+    assert.equal(refused.stdout + usage.stdout, "", "no key was printed by a refusal");
+  },
+);
+
 Deno.test("revoke-key echoes no part of an argument that is not a key id", async () => {
   await using dir = await tempDir();
   const secret = crypto.getRandomValues(new Uint8Array(32))
