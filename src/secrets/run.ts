@@ -16,6 +16,7 @@ import {
   VoicebotError,
 } from "../errors.ts";
 import type { RuntimeRead } from "./client.ts";
+import { KEY_NAME } from "./names.ts";
 
 /** Where the runtime key comes from, unless `--key-file` names a file. */
 export const RUNTIME_KEY_ENV = "VOICEBOT_RUNTIME_KEY";
@@ -25,6 +26,7 @@ export const RUNTIME_KEY_ENV = "VOICEBOT_RUNTIME_KEY";
  */
 export const SECRETS_MARKER_ENV = "VOICEBOT_SECRETS";
 
+const MAX_KEY_FILE_BYTES = 1024;
 const CREATE_RUNTIME_KEY = "`voicebot cloud serve create-key -o ORG --runtime --set NAME`";
 
 /** The runtime key from `--key-file` (which only its owner may read) or VOICEBOT_RUNTIME_KEY. */
@@ -39,6 +41,12 @@ export async function readRuntimeKey(
       info = await Deno.stat(keyFile);
     } catch {
       throw new UsageError(`--key-file ${keyFile}: no such file, or it cannot be read.`);
+    }
+    // A key is some 70 bytes: anything else (a device, a directory, a large file) is not one.
+    if (!info.isFile || info.size > MAX_KEY_FILE_BYTES) {
+      throw new UsageError(`--key-file ${keyFile} is not a key file.`, {
+        hint: "it holds the runtime key alone (vb_rk_...), as `cloud serve create-key` prints it.",
+      });
     }
     if (info.mode !== null && (info.mode & 0o077) !== 0) {
       throw new UsageError(
@@ -237,7 +245,10 @@ export function childEnvironment(
   for (const set of sets) {
     for (const [key, value] of set.secrets) {
       const allowed = allowVars.has(key) && !key.toUpperCase().startsWith("VOICEBOT_");
-      if (isUnsafeVariable(key) && !allowed) {
+      if (!KEY_NAME.test(key)) {
+        // Only a server that breaks the API's name rule could send one; not shown, as it is odd.
+        problems.push(`${set.name}: a key that is not a variable name`);
+      } else if (isUnsafeVariable(key) && !allowed) {
         problems.push(`${set.name}: ${key} changes which program runs or what it loads`);
       } else if (value.includes("\0")) {
         problems.push(`${set.name}: ${key} holds a NUL character, which no environment can`);
@@ -301,13 +312,15 @@ export async function runCommand(
     if (error instanceof Deno.errors.NotFound) {
       throw new CommandNotStarted(`command not found: ${command[0]}.`, ExitCode.CommandNotFound);
     }
-    if (error instanceof Deno.errors.PermissionDenied) {
-      throw new CommandNotStarted(
-        `cannot start ${command[0]}: permission denied.`,
-        ExitCode.CommandNotExecutable,
-      );
-    }
-    throw error;
+    // Not executable, or the system refused (an environment over its size limit, say): the
+    // system's reason, which holds no value.
+    const reason = error instanceof Deno.errors.PermissionDenied
+      ? "permission denied"
+      : (error as Error).message;
+    throw new CommandNotStarted(
+      `cannot start ${command[0]}: ${reason}.`,
+      ExitCode.CommandNotExecutable,
+    );
   }
   const listeners: [Deno.Signal, () => void][] = [];
   for (const signal of FORWARDED) {

@@ -1,8 +1,20 @@
 // The environment `secrets run` gives a command, and how it reads sets that are not ready yet.
 import assert from "node:assert/strict";
-import { ProvisioningFailedError, UsageError, VoicebotError } from "../errors.ts";
+import {
+  ChildExited,
+  CommandNotStarted,
+  ProvisioningFailedError,
+  UsageError,
+  VoicebotError,
+} from "../errors.ts";
 import type { RuntimeRead } from "./client.ts";
-import { childEnvironment, isUnsafeVariable, readSets, SECRETS_MARKER_ENV } from "./run.ts";
+import {
+  childEnvironment,
+  isUnsafeVariable,
+  readSets,
+  runCommand,
+  SECRETS_MARKER_ENV,
+} from "./run.ts";
 
 const own = {
   HOME: "/home/me",
@@ -161,4 +173,33 @@ Deno.test("readSets: still pending at the timeout fails; a failed set fails at o
     (error) => error instanceof ProvisioningFailedError && /no capacity/.test(error.message),
   );
   assert.equal(failed.reads.length, 1);
+});
+
+Deno.test("child environment: a key that is not a variable name is refused, not shown", () => {
+  assert.throws(
+    () => childEnvironment({}, [{ name: "a", secrets: [["B=C", "x"]] }]),
+    (error) =>
+      error instanceof UsageError && error.problems[0] === "a: a key that is not a variable name",
+  );
+});
+
+Deno.test("runCommand: a command the system will not start is 127 or 126, with its reason", async () => {
+  await assert.rejects(
+    runCommand(["voicebot-no-such-command"], {}, { interactive: false }),
+    (error) => error instanceof CommandNotStarted && error.exitCode === 127,
+  );
+  // More environment than the system takes (Linux: a quarter of the stack limit, at most 6 MB).
+  const huge = Object.fromEntries(
+    Array.from({ length: 100 }, (_, i) => [`BIG_${i}`, "x".repeat(100 * 1024)]),
+  );
+  await assert.rejects(
+    runCommand(["true"], { PATH: Deno.env.get("PATH")!, ...huge }, { interactive: false }),
+    (error) =>
+      error instanceof CommandNotStarted && error.exitCode === 126 && !/xxxx/.test(error.message),
+  );
+  await runCommand(["true"], { PATH: Deno.env.get("PATH")! }, { interactive: false });
+  await assert.rejects(
+    runCommand(["false"], { PATH: Deno.env.get("PATH")! }, { interactive: false }),
+    (error) => error instanceof ChildExited && error.status === 1,
+  );
 });
