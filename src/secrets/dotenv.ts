@@ -194,12 +194,16 @@ function readValue(first: string | undefined, read: (p: RegExp, why: () => strin
 /**
  * python-dotenv's `resolve_variables` with `override=True`: each value's references take the
  * keys defined above it. A reference to anything else would come from the environment of the
- * machine that reads the file, so it is a problem here (a name no environment can hold reads as
- * empty, or its default, everywhere, and is not).
+ * machine that reads the file (a name no environment can hold reads as empty, or its default,
+ * everywhere, and is not one): it is a problem here when a value the file ends with depends on it,
+ * directly or through the keys it refers to. A value given again later does not count.
  */
 function resolve(statements: Statement[]): DotenvResult {
   const result: DotenvResult = { entries: [], withoutValue: [], problems: [] };
   const defined = new Map<string, string | undefined>();
+  // For each key, what its value takes from the environment: each name, with the line of its
+  // first reference.
+  const fromEnvironment = new Map<string, Map<string, number>>();
   // A reference names what it refers to when that is surely a name: a key of this file, or an
   // upper-case variable name. Anything else between the braces may be a value typed there.
   const keys = new Set(statements.flatMap((s) => "key" in s ? [s.key] : []));
@@ -212,18 +216,33 @@ function resolve(statements: Statement[]): DotenvResult {
       continue;
     }
     const { key, value } = statement;
+    const taken = new Map<string, number>();
     if (value === undefined) {
       defined.set(key, undefined);
+      fromEnvironment.set(key, taken);
       result.withoutValue.push({ key, line });
       continue;
     }
-    const unresolved = new Set<string>();
     const resolved = value.replace(REFERENCE, (_, name: string, fallback?: string) => {
-      if (defined.has(name)) return defined.get(name) ?? "";
-      if (name !== "" && !/[=\0]/.test(name)) unresolved.add(name);
+      if (defined.has(name)) {
+        for (const [other, at] of fromEnvironment.get(name)!) {
+          if (!taken.has(other)) taken.set(other, at);
+        }
+        return defined.get(name) ?? "";
+      }
+      if (name !== "" && !/[=\0]/.test(name) && !taken.has(name)) taken.set(name, line);
       return fallback ?? "";
     });
-    for (const name of unresolved) {
+    defined.set(key, resolved);
+    fromEnvironment.set(key, taken);
+    // A value with a problem is not read: its problem says all there is to say about it.
+    if (taken.size === 0) result.entries.push({ key, value: resolved, line });
+  }
+  const reported = new Set<string>();
+  for (const taken of fromEnvironment.values()) {
+    for (const [name, line] of taken) {
+      if (reported.has(`${line}:${name}`)) continue;
+      reported.add(`${line}:${name}`);
       const shown = nameable(name) ? name : "a variable";
       result.problems.push({
         line,
@@ -233,9 +252,7 @@ function resolve(statements: Statement[]): DotenvResult {
           "the value itself",
       });
     }
-    defined.set(key, resolved);
-    // A value with a problem is not read: its problem says all there is to say about it.
-    if (unresolved.size === 0) result.entries.push({ key, value: resolved, line });
   }
+  result.problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return result;
 }
