@@ -108,6 +108,14 @@ Deno.test({
         // Every request was one the contract describes: Prism refused none.
         assert.doesNotMatch(prism.log(), /UNPROCESSABLE_ENTITY|NO_PATH_MATCHED|NO_METHOD_MATCHED/);
         assert.ok(!transcript.join("").includes("pa55word"));
+
+        // `secrets run` needs voicebot's runtime route, which the documentation has not: said so.
+        const run = await runCli(["cloud", "secrets", "run", "my-set", "--", "true"], {
+          ...env,
+          VOICEBOT_RUNTIME_KEY: `vb_rk_${"1".repeat(16)}_${"A".repeat(43)}`,
+        });
+        assert.equal(run.code, 1, run.stderr);
+        assert.match(run.stderr, /this server has no runtime route/);
       })(),
       PRISM_TEST_TIMEOUT_MS,
     ),

@@ -153,6 +153,18 @@ function explain(name: string) {
       });
     }
     if (error instanceof VoicebotError && error.api?.status === 403) throw privateKeyRefused();
+    // No such route: the URL is not a voicebot server's API, or the server has no runtime keys
+    // (the platform's documented API has none).
+    if (error instanceof VoicebotError && error.api?.status === 404) {
+      throw new VoicebotError(
+        "this server has no runtime route (GET /runtime/secrets/{setName}): runtime keys and " +
+          "`secrets run` need `voicebot cloud serve`.",
+        {
+          hint: "check the API URL (--api-url or VOICEBOT_API_URL); it ends in /v1.",
+          api: error.api,
+        },
+      );
+    }
     throw error;
   };
 }
