@@ -94,6 +94,15 @@ export async function addKey(storage: Storage, organization: string): Promise<st
   return key.key;
 }
 
+/** The platform's documented PUT body for keys and values, with any other members in `extra`. */
+export const documented = (
+  values: Record<string, string>,
+  extra: Record<string, unknown> = {},
+) => ({
+  secrets: Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue })),
+  ...extra,
+});
+
 /** A runtime key of `organization` bound to `sets` (which must exist); returns the key. */
 export async function addRuntimeKey(
   storage: Storage,

@@ -11,7 +11,14 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { runCli, transcript } from "./helpers_secrets.ts";
 import { startPrism } from "./helpers_prism.ts";
-import { api, backendTest, spawnServer, tempDir, withDeadline } from "./helpers_server.ts";
+import {
+  api,
+  backendTest,
+  documented,
+  spawnServer,
+  tempDir,
+  withDeadline,
+} from "./helpers_server.ts";
 
 const KEY = "vb_sk_0123456789abcdef_documentedOnlyServerKeyForTheMockAAAAAAAAAA";
 const PRISM_TEST_TIMEOUT_MS = 300_000;
@@ -140,15 +147,13 @@ backendTest(
           checked.push(what);
           return response.body;
         };
-        const pairs = (values: Record<string, string>) =>
-          Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue }));
 
         assert.deepEqual(await call("GET", "/secrets", 200), { sets: [] });
         await call("PUT", "/secrets/my-set", 202, {
-          secrets: pairs({ OPENAI_API_KEY: "sk-1", DEEPGRAM_API_KEY: "dg-1" }),
+          ...documented({ OPENAI_API_KEY: "sk-1", DEEPGRAM_API_KEY: "dg-1" }),
           region: "us-east",
         });
-        const merged = await call("PUT", "/secrets/my-set", 202, { secrets: pairs({ A: "1" }) });
+        const merged = await call("PUT", "/secrets/my-set", 202, documented({ A: "1" }));
         assert.deepEqual([merged.status, merged.region], ["OK", "us-east"]);
         const set = await call("GET", "/secrets/my-set", 200);
         assert.deepEqual(set.secrets, [

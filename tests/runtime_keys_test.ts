@@ -11,15 +11,12 @@ import {
   addKey,
   addRuntimeKey,
   backendTest,
+  documented,
   fakeClock,
   type JsonBody,
   type TestApp,
   testApp,
 } from "./helpers_server.ts";
-
-const documented = (values: Record<string, string>) => ({
-  secrets: Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue })),
-});
 
 /** Writes a set through the API and marks every pending set ready (or `failed`). */
 async function writeReady(t: TestApp, name: string, values: Record<string, string>) {

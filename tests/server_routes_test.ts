@@ -10,6 +10,7 @@ import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts
 import {
   addKey,
   backendTest,
+  documented,
   fakeClock,
   type JsonBody,
   ORPHAN_KEYS,
@@ -373,12 +374,6 @@ backendTest(
     assert.deepEqual((await t.json("GET", "/v1/secrets/app")).body.keys, ["D"]);
   },
 );
-
-/** The platform's documented body for keys and values. */
-const documented = (values: Record<string, string>, extra: Record<string, unknown> = {}) => ({
-  secrets: Object.entries(values).map(([secretKey, secretValue]) => ({ secretKey, secretValue })),
-  ...extra,
-});
 
 backendTest(
   "PUT with the documented bodies: 202 with status and region, keys merged, our report beside",
