@@ -14,6 +14,7 @@
  * @module
  */
 import { AuthError, UsageError } from "../errors.ts";
+import { openToOthers } from "../file_mode.ts";
 
 /** Where `voicebot cloud serve` listens by default. */
 export const DEFAULT_API_URL = "http://127.0.0.1:8787/v1";
@@ -53,9 +54,9 @@ export async function readConfig(path: string): Promise<ConfigFile> {
   let text: string;
   try {
     const info = await Deno.stat(path);
-    // mode is null on Windows, where POSIX modes do not apply.
-    if (info.mode !== null && (info.mode & 0o077) !== 0) {
-      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+    const loose = openToOthers(info);
+    if (loose !== undefined) {
+      const mode = loose.toString(8).padStart(4, "0");
       throw new AuthError(
         `the config file ${path} has mode ${mode}: others may read the API keys in it.`,
         { hint: `run \`chmod 600 ${path}\`, and rotate the keys if others could read them.` },

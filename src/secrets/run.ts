@@ -15,6 +15,7 @@ import {
   UsageError,
   VoicebotError,
 } from "../errors.ts";
+import { openToOthers } from "../file_mode.ts";
 import type { RuntimeRead } from "./client.ts";
 import { KEY_NAME } from "./names.ts";
 
@@ -48,9 +49,10 @@ export async function readRuntimeKey(
         hint: "it holds the runtime key alone (vb_rk_...), as `cloud serve create-key` prints it.",
       });
     }
-    if (info.mode !== null && (info.mode & 0o077) !== 0) {
+    const loose = openToOthers(info);
+    if (loose !== undefined) {
       throw new UsageError(
-        `--key-file ${keyFile} can be read by others (mode ${(info.mode & 0o777).toString(8)}).`,
+        `--key-file ${keyFile} can be read by others (mode ${loose.toString(8)}).`,
         { hint: `run \`chmod 600 ${keyFile}\`.` },
       );
     }

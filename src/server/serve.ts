@@ -5,6 +5,7 @@
  */
 import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
+import { openToOthers } from "../file_mode.ts";
 import { createApp } from "./app.ts";
 import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
@@ -339,9 +340,10 @@ async function keyFromFile(path: string, databaseHasData: boolean): Promise<Uint
     await Deno.writeTextFile(path, raw.toBase64() + "\n", { mode: 0o600, createNew: true });
     return raw;
   }
-  if (info.mode !== null && (info.mode & 0o077) !== 0) {
+  const loose = openToOthers(info);
+  if (loose !== undefined) {
     throw new UsageError(
-      `the key file ${path} can be read by others (mode ${(info.mode & 0o777).toString(8)}).`,
+      `the key file ${path} can be read by others (mode ${loose.toString(8)}).`,
       { hint: `run \`chmod 600 ${path}\`.` },
     );
   }
