@@ -209,13 +209,7 @@ export async function resolveCredentials(
     });
   }
 
-  const [apiUrl, urlSource]: [string, Source] = flags.apiUrl
-    ? [flags.apiUrl, "flag"]
-    : env("VOICEBOT_API_URL")
-    ? [env("VOICEBOT_API_URL")!, "env"]
-    : stored
-    ? [stored.apiUrl, "config"]
-    : [DEFAULT_API_URL, "default"];
+  const [apiUrl, urlSource] = apiUrlOf(flags.apiUrl, env, stored);
 
   return {
     organization,
@@ -226,24 +220,36 @@ export async function resolveCredentials(
   };
 }
 
+/** `--api-url`, else VOICEBOT_API_URL, else the organization's stored URL, else the default. */
+function apiUrlOf(
+  flag: string | undefined,
+  env: Env,
+  stored: StoredOrganization | undefined,
+): [string, Source] {
+  if (flag) return [flag, "flag"];
+  const fromEnv = env("VOICEBOT_API_URL");
+  if (fromEnv) return [fromEnv, "env"];
+  return stored ? [stored.apiUrl, "config"] : [DEFAULT_API_URL, "default"];
+}
+
 /**
- * The API URL alone, for a command that brings its own key (`secrets run`): `--api-url`, else
- * VOICEBOT_API_URL, else the current organization's stored URL, else the default.
+ * The API URL alone, for a command that brings its own key (`secrets run`), in the order of
+ * `apiUrlOf`, the stored URL being the current organization's (VOICEBOT_ORG, else the config's).
+ * The config is read only when neither the flag nor the environment gives a URL.
  */
 export async function resolveApiUrl(flag: string | undefined, env: Env = processEnv) {
-  if (flag) return flag;
-  const fromEnv = env("VOICEBOT_API_URL");
-  if (fromEnv) return fromEnv;
-  let file: ConfigFile;
-  try {
-    file = await readConfig(configPath(env));
-  } catch (error) {
-    // No HOME, no config: nothing stored to take a URL from.
-    if (error instanceof UsageError) return DEFAULT_API_URL;
-    throw error;
+  let stored: StoredOrganization | undefined;
+  if (!flag && !env("VOICEBOT_API_URL")) {
+    try {
+      const file = await readConfig(configPath(env));
+      const current = env("VOICEBOT_ORG") ?? file.current;
+      stored = current === undefined ? undefined : file.organizations[current];
+    } catch (error) {
+      // No HOME, no config: nothing stored to take a URL from.
+      if (!(error instanceof UsageError)) throw error;
+    }
   }
-  const current = env("VOICEBOT_ORG") ?? file.current;
-  return (current && file.organizations[current]?.apiUrl) || DEFAULT_API_URL;
+  return apiUrlOf(flag, env, stored)[0];
 }
 
 /** A short, non-reversible fingerprint to tell keys apart: `sha256:` and 12 hex digits. */

@@ -6,6 +6,7 @@ import {
   type Env,
   keyFingerprint,
   readConfig,
+  resolveApiUrl,
   resolveCredentials,
   writeConfig,
 } from "./credentials.ts";
@@ -123,4 +124,33 @@ Deno.test("the key fingerprint is short, stable and not the key", async () => {
   assert.match(fingerprint, /^sha256:[0-9a-f]{12}$/);
   assert.equal(fingerprint, await keyFingerprint("vb_sk_abc"));
   assert.notEqual(fingerprint, await keyFingerprint("vb_sk_abd"));
+});
+
+Deno.test("the URL alone (secrets run): flag, environment, the current organization's, default", async () => {
+  await withDir(async (dir) => {
+    const path = `${dir}/config.json`;
+    await writeConfig(path, {
+      current: "acme",
+      organizations: {
+        acme: { apiUrl: "http://acme/v1", apiKey: "k1" },
+        other: { apiUrl: "http://other/v1", apiKey: "k2" },
+      },
+    });
+    const env = { VOICEBOT_CONFIG: path };
+    assert.equal(await resolveApiUrl("http://flag/v1", envOf(env)), "http://flag/v1");
+    const fromEnv = envOf({ ...env, VOICEBOT_API_URL: "http://env/v1" });
+    assert.equal(await resolveApiUrl(undefined, fromEnv), "http://env/v1");
+    assert.equal(await resolveApiUrl(undefined, envOf(env)), "http://acme/v1");
+    const other = envOf({ ...env, VOICEBOT_ORG: "other" });
+    assert.equal(await resolveApiUrl(undefined, other), "http://other/v1");
+    assert.equal(
+      await resolveApiUrl(undefined, envOf({ VOICEBOT_CONFIG: `${dir}/none.json` })),
+      DEFAULT_API_URL,
+    );
+    assert.equal(await resolveApiUrl(undefined, envOf({})), DEFAULT_API_URL, "no HOME");
+    // A URL given is taken without reading the config, even one others can read.
+    await Deno.chmod(path, 0o644);
+    assert.equal(await resolveApiUrl(undefined, fromEnv), "http://env/v1");
+    await assert.rejects(resolveApiUrl(undefined, envOf(env)), AuthError);
+  });
 });
