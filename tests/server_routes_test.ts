@@ -518,6 +518,52 @@ backendTest("PUT: 400 lists every problem of the name and the body together", as
   }
 });
 
+backendTest(
+  "PUT: a member given twice is 400 naming it, and nothing is written",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const cases: [string, { field: string; message: string }[]][] = [
+      // JSON.parse keeps the last one: the second "secrets" would have won.
+      [
+        '{"secrets":[{"secretKey":"A","secretValue":"1"}],"secrets":[{"secretKey":"B","secretValue":"2"}]}',
+        [{ field: "secrets", message: "is given twice" }],
+      ],
+      ['{"type":"secret","type":"imagePullSecret","secrets":{"A":"1"}}', [{
+        field: "type",
+        message: "is given twice",
+      }]],
+      // The same member spelled with an escape is the same member.
+      ['{"type":"secret","secrets":{"A":"1","\\u0041":"2"}}', [{
+        field: "secrets.A",
+        message: "is given twice",
+      }]],
+      ['{"secrets":[{"secretKey":"A","secretValue":"1","secretValue":"2"}]}', [{
+        field: "secrets.0.secretValue",
+        message: "is given twice",
+      }]],
+      // A member that may be a value is not named, only where it is.
+      ['{"type":"secret","secrets":{"c2VjcmV0LXRva2Vu9Q":"1","c2VjcmV0LXRva2Vu9Q":"2"}}', [{
+        field: "secrets",
+        message: "gives a member twice",
+      }]],
+    ];
+    for (const [body, details] of cases) {
+      const error = await expectError(
+        t.json("PUT", "/v1/secrets/twice", { body }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      assert.deepEqual(error.details, details, body);
+      assert.ok(!JSON.stringify(error).includes("c2VjcmV0LXRva2Vu9Q"));
+    }
+    assert.equal((await t.json("GET", "/v1/secrets/twice")).status, 404);
+    // Equal member names in different objects are no duplicates.
+    const fine =
+      '{"secrets":[{"secretKey":"A","secretValue":"1"},{"secretKey":"B","secretValue":"1"}]}';
+    assert.equal((await t.json("PUT", "/v1/secrets/twice", { body: fine })).status, 202);
+  },
+);
+
 backendTest("PUT: non-JSON is 400, another content type 415, never 500", async (backend) => {
   await using t = await testApp(backend);
   await expectError(t.json("PUT", "/v1/secrets/a", { body: "{not json" }), 400, "VALIDATION_ERROR");

@@ -1,7 +1,8 @@
 /** Reading a request: its id, its JSON body within the size limit, and validation problems as details. */
 import type { z } from "zod";
 import type { ErrorDetail } from "../secrets/schemas.ts";
-import { ApiError, tooLarge } from "./errors.ts";
+import { showableKey } from "../secrets/names.ts";
+import { ApiError, tooLarge, validationError } from "./errors.ts";
 
 /**
  * A caller's request id reaches our logs, so only a shape that cannot hold a credential is kept:
@@ -82,11 +83,74 @@ export async function readJsonBody(
   } catch {
     throw new ApiError(400, "VALIDATION_ERROR", "The request body is not valid UTF-8.");
   }
+  let value: unknown;
   try {
-    return { text, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, "VALIDATION_ERROR", "The request body is not valid JSON.");
   }
+  const duplicates = duplicateMembers(text);
+  if (duplicates.length) {
+    throw validationError("The request body gives a member twice.", duplicates);
+  }
+  return { text, value };
+}
+
+/** Strings, and the structure around them; numbers, literals and whitespace are skipped. */
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\]:,]/g;
+
+/**
+ * A detail for each member that an object of `text` (valid JSON) gives more than once.
+ * JSON.parse keeps the last one silently, so which was meant is unknown: refused, not guessed.
+ * A member is named when it reads like a variable name (it may be a key of a set, never a value
+ * that could be a secret); else only where it is. One pass over the text.
+ */
+export function duplicateMembers(text: string): ErrorDetail[] {
+  // One entry per open object or array: the members seen (objects) or the index (arrays).
+  const stack: { members?: Map<string, number>; index: number; path: string }[] = [];
+  const details: ErrorDetail[] = [];
+  let pendingKey: string | undefined;
+  let lastString: string | undefined;
+  const pathOf = (name: string) => {
+    const parent = stack.at(-1)?.path;
+    return parent ? `${parent}.${name}` : name;
+  };
+  for (const [token] of text.matchAll(JSON_TOKEN)) {
+    const top = stack.at(-1);
+    switch (token) {
+      case "{":
+      case "[": {
+        const name = top?.members ? pendingKey ?? "" : String(top?.index ?? "");
+        const path = top ? pathOf(name) : "";
+        stack.push({ members: token === "{" ? new Map() : undefined, index: 0, path });
+        break;
+      }
+      case "}":
+      case "]":
+        stack.pop();
+        break;
+      case ",":
+        if (top && !top.members) top.index++;
+        break;
+      case ":": {
+        const key = lastString!;
+        pendingKey = key;
+        const times = (top?.members?.get(key) ?? 0) + 1;
+        top?.members?.set(key, times);
+        if (times === 2) {
+          details.push(
+            showableKey(key)
+              ? { field: pathOf(key), message: "is given twice" }
+              : { field: top!.path || "body", message: "gives a member twice" },
+          );
+        }
+        break;
+      }
+      default:
+        lastString = token.includes("\\") ? JSON.parse(token) : token.slice(1, -1);
+    }
+  }
+  return details;
 }
 
 const bodyTooLarge = (maxBytes: number) => tooLarge(`The request body is over ${maxBytes} bytes.`);
