@@ -105,6 +105,80 @@ backendTest(
   },
 );
 
+/** The tables of the database's schema (SQLite: none when the file is not there). */
+async function tablesOf(spec: string): Promise<string[]> {
+  if (spec.startsWith("postgres")) {
+    const { default: postgres } = await import("postgres");
+    const sql = postgres(spec, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql`SELECT table_name FROM information_schema.tables
+        WHERE table_schema = current_schema() ORDER BY table_name`;
+      return rows.map((row) => row.table_name as string);
+    } finally {
+      await sql.end();
+    }
+  }
+  try {
+    await Deno.stat(spec);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(spec, { readOnly: true });
+  try {
+    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()
+      .map((row) => row.name as string);
+  } finally {
+    db.close();
+  }
+}
+
+backendTest(
+  "operator commands name their database, and a mistyped one is an error that creates nothing",
+  async (backend) => {
+    // A database nobody made: a mistyped path, or a schema voicebot never migrated.
+    await using database = await backend.database();
+    const named = backend.name === "sqlite"
+      ? `Database: ${database.spec}\n`
+      : "Database: postgres://voicebot:***@";
+    for (
+      const action of [
+        ["create-key", "-o", "acme"],
+        ["create-key", "-o", "acme", "--runtime", "--set", "bot"],
+        ["list-keys", "-o", "acme"],
+        ["revoke-key", "0123456789abcdef"],
+      ]
+    ) {
+      const result = await serveAction(database.spec, action);
+      assert.equal(result.code, 4, `${action.join(" ")}: ${result.stderr}`);
+      assert.equal(result.stdout, "");
+      assert.ok(result.stderr.startsWith(named), result.stderr);
+      assert.match(result.stderr, /(does not exist|holds no voicebot database); nothing was done/);
+      assert.match(result.stderr, /--create/);
+    }
+    assert.deepEqual(await tablesOf(database.spec), [], "nothing was created");
+    if (backend.name === "sqlite") {
+      await assert.rejects(Deno.stat(`${database.spec}.key`), Deno.errors.NotFound);
+    }
+    const misplaced = await serveAction(database.spec, ["list-keys", "-o", "acme", "--create"]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /--create goes with create-key/);
+
+    // Asked for, the database is made, and the key works on a server started on it.
+    const created = await serveAction(database.spec, ["create-key", "-o", "acme", "--create"]);
+    assert.equal(created.code, 0, created.stderr);
+    assert.ok(created.stderr.startsWith(named), created.stderr);
+    await using server = await spawnServer(database.spec);
+    assert.equal(server.bootstrapKey, undefined, "no second organization is bootstrapped");
+    const key = created.stdout.trim();
+    assert.equal((await api(server.baseUrl, key, "GET", "/secrets")).status, 200);
+    const listed = await serveAction(database.spec, ["list-keys", "-o", "acme", "--json"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(JSON.parse(listed.stdout).length, 1);
+  },
+);
+
 backendTest(
   "list-keys and revoke-key: ids and times, never a secret; a revoked key is refused by both server processes",
   async (backend) => {

@@ -171,6 +171,8 @@ export interface NewKeyOptions {
   runtimeSets?: string[];
   /** Milliseconds since the epoch; undefined: never. */
   expiresAt?: number;
+  /** Make the database if there is none (else NotFoundError). */
+  create?: boolean;
 }
 
 /**
@@ -182,8 +184,8 @@ export async function createApiKey(
   organization: string,
   options: NewKeyOptions = {},
 ): Promise<string> {
-  return await withStorage(database, async (storage) => {
-    const { runtimeSets, expiresAt } = options;
+  const { runtimeSets, expiresAt, create = false } = options;
+  return await withStorage(database, { create }, async (storage) => {
     const key = generateApiKey(runtimeSets ? "runtime" : "private");
     const record = { id: key.id, hash: key.hash, now: Date.now(), expiresAt };
     if (!runtimeSets) {
@@ -216,22 +218,27 @@ export async function createApiKey(
 
 /** The organization's keys (`serve list-keys`): ids and times, never a secret or a hash. */
 export async function listApiKeys(database: string, organization: string): Promise<ApiKeyInfo[]> {
-  const keys = await withStorage(database, (storage) => storage.listApiKeys(organization));
+  const keys = await withStorage(database, {}, (storage) => storage.listApiKeys(organization));
   if (!keys) throw new NotFoundError(`no organization named "${organization}".`);
   return keys;
 }
 
 /** Deletes the key (`serve revoke-key`); running servers refuse it within AUTH_CACHE_MS. */
 export async function revokeApiKey(database: string, keyId: string): Promise<void> {
-  if (!(await withStorage(database, (storage) => storage.revokeApiKey(keyId)))) {
+  if (!(await withStorage(database, {}, (storage) => storage.revokeApiKey(keyId)))) {
     throw new NotFoundError(`no API key with id ${keyId}.`, {
       hint: "`voicebot cloud serve list-keys --organization ORG` lists the ids.",
     });
   }
 }
 
-async function withStorage<T>(database: string, fn: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await openStorage(database);
+/** For the operator commands: the database must exist unless `create` says to make it. */
+async function withStorage<T>(
+  database: string,
+  { create = false }: OpenOptions,
+  fn: (storage: Storage) => Promise<T>,
+): Promise<T> {
+  const storage = await openStorage(database, { create });
   try {
     return await fn(storage);
   } finally {
@@ -252,17 +259,32 @@ async function bootstrapIfNew(storage: Storage): Promise<RunningServer["bootstra
   return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
 }
 
-export async function openStorage(database: string): Promise<Storage> {
+export interface OpenOptions {
+  /**
+   * False: the database must exist already (a SQLite file, a PostgreSQL schema voicebot has
+   * migrated), else NotFoundError naming it. The operator commands open so: a mistyped
+   * `--database` must not become a new, empty database that they then report on.
+   */
+  create?: boolean;
+}
+
+export async function openStorage(
+  database: string,
+  { create = true }: OpenOptions = {},
+): Promise<Storage> {
   try {
     if (isPostgresUrl(database)) {
       if (!parsePostgresUrl(database)) {
         throw new Error("it is not a URL of the form postgres://user@host:port/database");
       }
       const { PostgresStorage } = await import("./storage/postgres.ts");
-      return await PostgresStorage.open(database);
+      const storage = await PostgresStorage.open(database, { create });
+      if (!storage) throw noDatabase(database, "holds no voicebot database");
+      return storage;
     }
     const { SqliteStorage } = await import("./storage/sqlite.ts");
-    await createPrivately(database);
+    if (create) await createPrivately(database);
+    else if (!(await exists(database))) throw noDatabase(database, "does not exist");
     return SqliteStorage.open(database);
   } catch (error) {
     if (error instanceof VoicebotError) throw error;
@@ -348,6 +370,26 @@ async function keyFromFile(path: string, databaseHasData: boolean): Promise<Uint
     );
   }
   return parseMasterKey(await Deno.readTextFile(path), `the key file ${path}`);
+}
+
+function noDatabase(database: string, what: string): NotFoundError {
+  return new NotFoundError(
+    `the database ${describeDatabase(database)} ${what}; nothing was done.`,
+    {
+      hint:
+        "check --database and VOICEBOT_DATABASE_URL; a new database is made by starting the server on it (`voicebot cloud serve`), or by create-key with --create.",
+    },
+  );
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }
 
 /**

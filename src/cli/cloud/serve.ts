@@ -7,7 +7,7 @@
  */
 import { define } from "gunshi";
 import { invalidArguments, UsageError } from "../../errors.ts";
-import { hasPassword } from "../../server/database_url.ts";
+import { describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { SET_NAME } from "../../secrets/names.ts";
 import { printJson, printNote, printSuccess } from "../output.ts";
 
@@ -18,7 +18,7 @@ const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 /** The server's AUTH_CACHE_MS (this file may not import the server; a test holds them equal). */
 export const AUTH_CACHE_SECONDS = 2;
 const CREATE_KEY_USAGE =
-  "voicebot cloud serve create-key --organization ORG [--runtime --set NAME ...] [--expires-in 90d]";
+  "voicebot cloud serve create-key --organization ORG [--runtime --set NAME ...] [--expires-in 90d] [--create]";
 const ACTIONS = `\`${CREATE_KEY_USAGE.slice("voicebot cloud serve ".length)}\`, ` +
   "`list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
 /** The words that make `cloud serve` do something else than serve (completion offers them). */
@@ -64,6 +64,10 @@ export default define({
       type: "string",
       description: "create-key: the key stops working after this long (e.g. 30m, 12h, 90d)",
     },
+    create: {
+      type: "boolean",
+      description: "create-key: make the database if there is none (else it must exist)",
+    },
     json: { type: "boolean", description: "list-keys: print JSON" },
     host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
     port: { type: "number", default: 8787, description: "Port; 0 picks a free one" },
@@ -98,14 +102,23 @@ export default define({
     // `create-key` is an action word rather than a gunshi subcommand: a nested command would
     // make gunshi read the value of `--port 0` as a command name.
     const [action, ...extra] = ctx.positionals.slice(ctx.commandPath.length);
+    if (values.create && action !== "create-key") {
+      throw new UsageError("--create goes with create-key.", {
+        hint: `the actions are ${ACTIONS}.`,
+      });
+    }
     if (action === "create-key" && extra.length === 0) {
-      return await createKey(values, databaseOf(values.database));
+      return await createKey(values, operatorDatabase(values.database));
     }
     if (action === "list-keys" && extra.length === 0) {
-      return await listKeys(values.organization, databaseOf(values.database), values.json ?? false);
+      return await listKeys(
+        values.organization,
+        operatorDatabase(values.database),
+        values.json ?? false,
+      );
     }
     if (action === "revoke-key" && extra.length === 1) {
-      return await revokeKey(extra[0], databaseOf(values.database));
+      return await revokeKey(extra[0], operatorDatabase(values.database));
     }
     if (action !== undefined) {
       throw new UsageError(`unexpected argument "${[action, ...extra].join(" ")}".`, {
@@ -172,6 +185,7 @@ export default define({
 });
 
 interface CreateKeyValues {
+  create?: boolean;
   organization?: string;
   runtime?: boolean;
   set?: string[];
@@ -208,7 +222,8 @@ async function createKey(values: CreateKeyValues, database: string) {
   const expiresAt = lifetime ? Date.now() + lifetime : undefined;
   const { createApiKey } = await import("../../server/serve.ts");
   const runtimeSets = runtime ? [...new Set(sets)] : undefined;
-  console.log(await createApiKey(database, organization!, { runtimeSets, expiresAt }));
+  const create = values.create ?? false;
+  console.log(await createApiKey(database, organization!, { runtimeSets, expiresAt, create }));
   const until = expiresAt ? `, valid until ${new Date(expiresAt).toISOString()}` : "";
   printSuccess(
     runtimeSets
@@ -305,6 +320,16 @@ function checkOptions(
     ...(provisionDelay >= 0 ? [] : ["--provision-delay must be 0 or more"]),
   ];
   if (problems.length) throw new UsageError("invalid options.", { problems });
+}
+
+/**
+ * The database an operator command works on, named on stderr first: an operator who meant
+ * another one sees it before acting on what the command says.
+ */
+function operatorDatabase(flag: string | undefined): string {
+  const database = databaseOf(flag);
+  printNote(`Database: ${describeDatabase(database)}`);
+  return database;
 }
 
 /**

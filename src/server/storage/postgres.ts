@@ -60,8 +60,14 @@ export class PostgresStorage implements Storage {
 
   private constructor(private readonly sql: postgres.Sql) {}
 
-  /** `url` may carry `?search_path=schema`, sent as a connection parameter. */
-  static async open(url: string): Promise<PostgresStorage> {
+  /**
+   * `url` may carry `?search_path=schema`, sent as a connection parameter. With `create: false`,
+   * undefined (and nothing made) when the schema holds no voicebot database yet.
+   */
+  static async open(
+    url: string,
+    { create = true }: { create?: boolean } = {},
+  ): Promise<PostgresStorage | undefined> {
     const sql = postgres(url, {
       max: POOL_SIZE,
       onnotice: () => {},
@@ -69,23 +75,30 @@ export class PostgresStorage implements Storage {
     });
     const storage = new PostgresStorage(sql);
     try {
-      await storage.migrate();
+      if (await storage.migrate(create)) return storage;
     } catch (error) {
       await sql.end({ timeout: 1 });
       throw error;
     }
-    return storage;
+    await sql.end({ timeout: 1 });
+    return undefined;
   }
 
-  private async migrate() {
-    await this.sql.begin(async (tx) => {
+  /** False when there is no database to migrate and `create` is false. */
+  private async migrate(create: boolean): Promise<boolean> {
+    return await this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+      if (!create) {
+        const [{ found }] = await tx`SELECT to_regclass('schema_migrations') IS NOT NULL AS found`;
+        if (!found) return false;
+      }
       await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`;
       const [{ v }] = await tx`SELECT max(version) AS v FROM schema_migrations`;
       for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, Number(v ?? 0))) {
         await tx.unsafe(migration.sql);
         await tx`INSERT INTO schema_migrations (version, applied_at) VALUES (${migration.version}, ${Date.now()})`;
       }
+      return true;
     });
   }
 
