@@ -13,6 +13,7 @@ interface Section {
 const SECTIONS: Section[] = [
   { name: "cli", run: async () => (await import("./bench_cli.ts")).benchCli() },
   { name: "server", run: async () => (await import("./bench_server.ts")).benchServer() },
+  { name: "operator", run: async () => (await import("./bench_operator.ts")).benchOperator() },
 ];
 
 async function main(names: string[]) {

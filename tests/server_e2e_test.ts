@@ -986,7 +986,30 @@ Deno.test("startup errors: a bad master key, a missing one for PostgreSQL, a loo
     VOICEBOT_MASTER_KEY: crypto.getRandomValues(new Uint8Array(32)).toBase64(),
   });
   assert.equal(wrong.code, 2);
-  assert.match(wrong.stderr, /master key does not match/);
+  assert.match(wrong.stderr, /no key of the keyring is this database's master key/);
+  // What it needs is named by the key's id, never the key.
+  const { masterKeyId } = await import("../src/server/crypto.ts");
+  const id = masterKeyId(Uint8Array.fromBase64(MASTER_KEY));
+  assert.match(wrong.stderr, new RegExp(`2 sealed items need master key ${id}`));
+  assert.ok(!wrong.stderr.includes(MASTER_KEY));
+  // A keyring's problems are all named at once, each key by its place, never its text.
+  const badRing = await serve({
+    VOICEBOT_MASTER_KEY: `${MASTER_KEY},${btoa("short")},${MASTER_KEY}`,
+  });
+  assert.equal(badRing.code, 2);
+  assert.match(badRing.stderr, /VOICEBOT_MASTER_KEY is not a keyring/);
+  assert.match(
+    badRing.stderr,
+    /key 2 of VOICEBOT_MASTER_KEY must be the base64 encoding of exactly 32 bytes \(it decodes to 5\)/,
+  );
+  assert.match(badRing.stderr, /key 3 of VOICEBOT_MASTER_KEY is key 1 again/);
+  assert.ok(!badRing.stderr.includes(MASTER_KEY) && !badRing.stderr.includes(btoa("short")));
+  // The newest first, then the database's own: the server starts.
+  const newer = crypto.getRandomValues(new Uint8Array(32)).toBase64();
+  const ringed = await spawnServer(database, {
+    env: { VOICEBOT_MASTER_KEY: `${newer},${MASTER_KEY}` },
+  });
+  assert.equal((await ringed.stop()).code, 0);
   const missingFile = await serve({ VOICEBOT_MASTER_KEY: "" });
   assert.equal(missingFile.code, 2);
   assert.match(missingFile.stderr, /key file .* is missing/);

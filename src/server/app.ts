@@ -27,13 +27,7 @@ import {
   type RateLimit,
   regionInfo,
 } from "./config.ts";
-import {
-  credentialsContext,
-  fingerprintKey,
-  redactApiKeys,
-  valueContext,
-  type Vault,
-} from "./crypto.ts";
+import { credentialsContext, redactApiKeys, valueContext, type Vault } from "./crypto.ts";
 import { utf8Length } from "../secrets/limits.ts";
 import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
 import { ApiError, notFound, tooLarge, unauthorized, validationError } from "./errors.ts";
@@ -301,7 +295,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const set = { ...stored, secrets: stored.keys.map((fieldName) => ({ fieldName })) };
     if (set.type !== "secret") return c.json({ ...set, keyDetails: [] }, 200);
     // Fingerprints are computed here, from the opened values: none is ever stored.
-    const rawKey = await fingerprintKey(vault, orgId);
+    const rawKey = vault.fingerprintKey(orgId);
     const hmacKey = await importFingerprintKey(rawKey);
     const keyDetails = await Promise.all(values.map(async ({ key, writtenAt, sealed }) => ({
       key,

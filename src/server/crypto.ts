@@ -1,115 +1,244 @@
 /**
  * Encryption at rest and API keys.
  *
- * Values and registry credentials are sealed with AES-256-GCM under the master key, with a
- * random 12-byte IV each, and bound to where they live (organization, set, key) as additional
- * data: a ciphertext copied to another row does not decrypt. API keys are stored only as their
- * SHA-256 hash, found by a short public id and compared in constant time.
+ * Values and registry credentials are sealed with AES-256-GCM under a master key, with a random
+ * 12-byte IV each, and bound to where they live (organization, set, key) as additional data: a
+ * ciphertext copied to another row does not decrypt. The master keys form a keyring, newest
+ * first: the first seals, every one opens what it sealed, and a sealed value names the key that
+ * sealed it, so that an operator can rotate keys while servers run (rotation.ts). API keys are
+ * stored only as their SHA-256 hash, found by a short public id and compared in constant time.
  */
-import { createDecipheriv, createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac } from "node:crypto";
 
-const FORMAT_VERSION = 1;
+/** Before keyrings: version byte, IV, ciphertext with its tag; sealed by the database's first key. */
+const LEGACY_FORMAT = 1;
+/** Version byte, the sealing key's id, IV, ciphertext with its 16-byte tag. */
+export const SEALED_FORMAT = 2;
+const FORMAT = SEALED_FORMAT;
+const KEY_ID_BYTES = 8;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** What a sealed value starts with that names its key: the version and the key's id. */
+export const SEALED_HEAD_BYTES = 1 + KEY_ID_BYTES;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Seals and opens values under the master key. */
+/**
+ * What names the key of a sealed value: its version and key id, or for the legacy format (whose
+ * key is not named) its version byte alone. Storage groups by the same bytes (countSealedByHead).
+ */
+export function sealedHead(stored: Uint8Array): Uint8Array {
+  return stored.subarray(0, stored[0] === FORMAT ? SEALED_HEAD_BYTES : 1);
+}
+
+/** A master key and its id: not secret, derived one way from the key, shown to operators. */
+interface MasterKey {
+  /** 16 hex digits. */
+  id: string;
+  raw: Uint8Array;
+  /** The head of what this key seals: FORMAT, then the id's bytes. */
+  head: Uint8Array;
+}
+
+/** Thrown when a value was sealed by a key that is not in the keyring. */
+export class KeyNotInKeyring extends Error {
+  constructor(readonly keyId: string) {
+    super(`sealed with master key ${keyId}, which is not in the keyring`);
+    this.name = "KeyNotInKeyring";
+  }
+}
+
+/** The id of a master key: the first 8 bytes of an HMAC of a fixed label, as 16 hex digits. */
+export function masterKeyId(raw: Uint8Array): string {
+  return new Uint8Array(createHmac("sha256", raw).update("voicebot master key id").digest())
+    .subarray(0, KEY_ID_BYTES).toHex();
+}
+
+/**
+ * The root the organizations' fingerprint keys are derived from: HKDF-SHA256's extract step of a
+ * master key (zero salt). Stored sealed in the database, so that fingerprints do not change when
+ * the master key does; taken from the key the database was created with, so that they stay the
+ * ones it gave before keyrings, when that key was the HKDF input.
+ */
+export function fingerprintRootOf(raw: Uint8Array): Uint8Array {
+  return new Uint8Array(createHmac("sha256", new Uint8Array(32)).update(raw).digest());
+}
+
+/** Seals and opens values under a keyring of master keys, newest first. */
 export class Vault {
-  private constructor(
-    private readonly key: CryptoKey,
-    /** The master key again, as HKDF input: derives per-organization keys. */
-    private readonly derivationKey: CryptoKey,
-    /** The master key's bytes, for `holds`, which runs inside a database transaction. */
-    private readonly raw: Uint8Array,
-  ) {}
+  private readonly byId: Map<string, MasterKey>;
+  /** The key that sealed legacy-format values, once known (see `knowLegacyKey`); else each is tried. */
+  private legacyKey: MasterKey | undefined;
 
-  /** `raw` must be exactly 32 bytes (AES-256). */
-  static async fromRawKey(raw: Uint8Array): Promise<Vault> {
-    if (raw.length !== 32) throw new Error(`master key must be 32 bytes, got ${raw.length}`);
-    const key = await crypto.subtle.importKey("raw", raw as BufferSource, "AES-GCM", false, [
-      "encrypt",
-      "decrypt",
-    ]);
-    const derivationKey = await crypto.subtle.importKey("raw", raw as BufferSource, "HKDF", false, [
-      "deriveBits",
-    ]);
-    return new Vault(key, derivationKey, raw.slice());
+  private constructor(private readonly keys: MasterKey[], private fingerprintRoot: Uint8Array) {
+    this.byId = new Map(keys.map((key) => [key.id, key]));
   }
 
-  /** Layout: version byte, IV, ciphertext with its 16-byte tag. */
-  async seal(plaintext: string, context: string): Promise<Uint8Array> {
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const ciphertext = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
-      this.key,
-      encoder.encode(plaintext),
-    );
-    const sealed = new Uint8Array(1 + IV_BYTES + ciphertext.byteLength);
-    sealed[0] = FORMAT_VERSION;
-    sealed.set(iv, 1);
-    sealed.set(new Uint8Array(ciphertext), 1 + IV_BYTES);
-    return sealed;
+  /** Each key must be exactly 32 bytes (AES-256); the first seals. */
+  static fromRawKeys(raws: Uint8Array[]): Promise<Vault> {
+    try {
+      if (raws.length === 0) throw new Error("a keyring needs at least one master key");
+      const keys = raws.map((raw) => {
+        if (raw.length !== 32) throw new Error(`master key must be 32 bytes, got ${raw.length}`);
+        const id = masterKeyId(raw);
+        const head = new Uint8Array(SEALED_HEAD_BYTES);
+        head[0] = FORMAT;
+        head.set(Uint8Array.fromHex(id), 1);
+        return { id, raw: raw.slice(), head };
+      });
+      return Promise.resolve(new Vault(keys, fingerprintRootOf(keys[0].raw)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  /** 32 bytes derived from the master key for one purpose, named by `info`. */
-  async derive(info: string): Promise<Uint8Array> {
-    const bits = await crypto.subtle.deriveBits(
-      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: encoder.encode(info) },
-      this.derivationKey,
-      256,
-    );
-    return new Uint8Array(bits);
+  static fromRawKey(raw: Uint8Array): Promise<Vault> {
+    return Vault.fromRawKeys([raw]);
+  }
+
+  /** The keys' ids, newest (the sealing one) first. */
+  get keyIds(): string[] {
+    return this.keys.map((key) => key.id);
+  }
+
+  /** What everything the newest key sealed starts with. */
+  get currentHead(): Uint8Array {
+    return this.keys[0].head;
   }
 
   /**
-   * Whether `stored` holds exactly `plaintext` (sealed under this key and `context`). Synchronous,
-   * so that a write can tell an unchanged value inside its transaction; false for anything that
-   * does not open. A value of another length is told without decrypting.
+   * The id of the key that sealed the value this head (`sealedHead`) is of: undefined for the
+   * legacy format, unless the ring knows which key sealed those (`knowLegacyKey`).
+   */
+  keyIdOfHead(head: Uint8Array): string | undefined {
+    if (head[0] === FORMAT && head.length === SEALED_HEAD_BYTES) return head.subarray(1).toHex();
+    return head[0] === LEGACY_FORMAT ? this.legacyKey?.id : undefined;
+  }
+
+  /** Whether this is a legacy-format value, whose key it does not name. */
+  isLegacy(stored: Uint8Array): boolean {
+    return stored[0] === LEGACY_FORMAT;
+  }
+
+  /** Whether the key of this id is in the ring. */
+  hasKey(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Records which key of the ring sealed legacy-format values (found by the key check). */
+  knowLegacyKey(id: string) {
+    this.legacyKey = this.byId.get(id);
+  }
+
+  /** The fingerprint keys' root, as the database stores it (see `fingerprintRootOf`). */
+  useFingerprintRoot(root: Uint8Array) {
+    this.fingerprintRoot = root.slice();
+  }
+
+  seal(plaintext: string, context: string): Promise<Uint8Array> {
+    return Promise.resolve(this.sealSync(plaintext, context));
+  }
+
+  /** Layout: FORMAT, key id, IV, ciphertext with its tag. */
+  sealSync(plaintext: string, context: string): Uint8Array {
+    const key = this.keys[0];
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const cipher = createCipheriv("aes-256-gcm", key.raw, iv);
+    cipher.setAAD(encoder.encode(context));
+    const body = cipher.update(encoder.encode(plaintext));
+    cipher.final();
+    const tag = cipher.getAuthTag();
+    const sealed = new Uint8Array(SEALED_HEAD_BYTES + IV_BYTES + body.length + TAG_BYTES);
+    sealed.set(key.head);
+    sealed.set(iv, SEALED_HEAD_BYTES);
+    sealed.set(body, SEALED_HEAD_BYTES + IV_BYTES);
+    sealed.set(tag, sealed.length - TAG_BYTES);
+    return sealed;
+  }
+
+  /**
+   * Throws when the context is not the one the value was sealed in, or its key is not in the
+   * ring (KeyNotInKeyring).
+   */
+  open(stored: Uint8Array, context: string): Promise<string> {
+    try {
+      return Promise.resolve(this.openSync(stored, context));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Synchronous, so that a write can open inside its transaction (`holds`, `reseal`). */
+  openSync(stored: Uint8Array, context: string): string {
+    return decoder.decode(this.openBytes(stored, context));
+  }
+
+  private openBytes(stored: Uint8Array, context: string): Uint8Array {
+    if (stored[0] === LEGACY_FORMAT) {
+      for (const key of this.legacyKey ? [this.legacyKey] : this.keys) {
+        const opened = decrypt(key.raw, stored.subarray(1), context);
+        if (opened) return opened;
+      }
+      throw new Error("the value does not open with any key of the keyring");
+    }
+    if (stored[0] !== FORMAT) throw new Error("unknown ciphertext format");
+    const id = stored.subarray(1, SEALED_HEAD_BYTES).toHex();
+    const key = this.byId.get(id);
+    if (!key) throw new KeyNotInKeyring(id);
+    const opened = decrypt(key.raw, stored.subarray(SEALED_HEAD_BYTES), context);
+    if (!opened) throw new Error("the value does not open in this place with its key");
+    return opened;
+  }
+
+  /**
+   * Whether `stored` holds exactly `plaintext` (sealed under `context`). Synchronous, so that a
+   * write can tell an unchanged value inside its transaction; false for anything that does not
+   * open. A value of another length is told without decrypting.
    */
   holds(stored: Uint8Array, context: string, plaintext: string): boolean {
     const bytes = encoder.encode(plaintext);
-    if (stored[0] !== FORMAT_VERSION || stored.length !== 1 + IV_BYTES + bytes.length + TAG_BYTES) {
-      return false;
-    }
+    const head = stored[0] === FORMAT ? SEALED_HEAD_BYTES : 1;
+    if (stored.length !== head + IV_BYTES + bytes.length + TAG_BYTES) return false;
     try {
-      const decipher = createDecipheriv("aes-256-gcm", this.raw, stored.subarray(1, 1 + IV_BYTES));
-      decipher.setAAD(encoder.encode(context));
-      decipher.setAuthTag(stored.subarray(stored.length - TAG_BYTES));
-      // AES-GCM yields every byte from update; final only checks the tag (it throws on a bad one).
-      const opened = decipher.update(stored.subarray(1 + IV_BYTES, stored.length - TAG_BYTES));
-      decipher.final();
-      return sameHash(opened, bytes);
+      return sameHash(this.openBytes(stored, context), bytes);
     } catch {
       return false;
     }
   }
 
-  /** Throws when the key or the context is not the one the value was sealed with. */
-  async open(stored: Uint8Array, context: string): Promise<string> {
-    // Bytes from either database driver; WebCrypto's types want an ArrayBuffer-backed view.
-    const sealed = stored as Uint8Array<ArrayBuffer>;
-    if (sealed[0] !== FORMAT_VERSION) throw new Error("unknown ciphertext format");
-    const plaintext = await crypto.subtle.decrypt(
-      {
-        name: "AES-GCM",
-        iv: sealed.subarray(1, 1 + IV_BYTES),
-        additionalData: encoder.encode(context),
-      },
-      this.key,
-      sealed.subarray(1 + IV_BYTES),
-    );
-    return decoder.decode(plaintext);
+  /** `stored` opened and sealed again by the newest key, in the same place. */
+  reseal(stored: Uint8Array, context: string): Uint8Array {
+    return this.sealSync(this.openSync(stored, context), context);
+  }
+
+  /**
+   * The organization's fingerprint key (32 bytes): HKDF-SHA256's expand step of the fingerprint
+   * root with the organization's id as info. The same in every server process, unrelated across
+   * organizations and to the encryption keys, and unchanged by a rotation of the master key.
+   */
+  fingerprintKey(orgId: string): Uint8Array {
+    const info = encoder.encode(`fingerprint-key:${orgId}`);
+    const block = new Uint8Array(info.length + 1);
+    block.set(info);
+    block[info.length] = 1;
+    return new Uint8Array(createHmac("sha256", this.fingerprintRoot).update(block).digest());
   }
 }
 
-/**
- * The organization's fingerprint key (32 bytes): HKDF-SHA256 of the master key with the
- * organization's id as info. Nothing to store, the same in every server process, and unrelated
- * across organizations and to the encryption key.
- */
-export async function fingerprintKey(vault: Vault, orgId: string): Promise<Uint8Array> {
-  return await vault.derive(`fingerprint-key:${orgId}`);
+/** `body` is IV, ciphertext and tag; undefined when the tag does not verify. */
+function decrypt(raw: Uint8Array, body: Uint8Array, context: string): Uint8Array | undefined {
+  if (body.length < IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", raw, body.subarray(0, IV_BYTES));
+    decipher.setAAD(encoder.encode(context));
+    decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+    // AES-GCM yields every byte from update; final only checks the tag (it throws on a bad one).
+    const opened = decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES));
+    decipher.final();
+    return new Uint8Array(opened);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Additional data for one value: names cannot contain ":" or "#", so contexts never collide. */
@@ -120,6 +249,8 @@ export const credentialsContext = (orgId: string, setName: string) =>
 /** A sealed constant stored in the database, to tell a wrong master key at start. */
 export const KEY_CHECK_CONTEXT = "key-check";
 export const KEY_CHECK_PLAINTEXT = "voicebot master key check";
+/** Additional data of the stored fingerprint root (see `fingerprintRootOf`). */
+export const FINGERPRINT_ROOT_CONTEXT = "fingerprint-root";
 
 /**
  * `vb_sk_<id>_<secret>` (private) and `vb_rk_<id>_<secret>` (runtime): the prefix makes a leaked

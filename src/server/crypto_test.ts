@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import {
   apiKeyId,
   credentialsContext,
+  fingerprintRootOf,
   generateApiKey,
   hashApiKey,
+  KeyNotInKeyring,
+  masterKeyId,
   redactApiKeys,
   sameHash,
+  sealedHead,
   valueContext,
   Vault,
 } from "./crypto.ts";
@@ -84,4 +88,53 @@ Deno.test("vault: holds tells the sealed value's own plaintext, in its own conte
   const other = await Vault.fromRawKey(crypto.getRandomValues(new Uint8Array(32)));
   assert.ok(!other.holds(sealed, "value:org:set:A", "s3cret-välue"), "another master key");
   assert.ok(vault.holds(await vault.seal("", "c"), "c", ""), "the empty value");
+});
+
+Deno.test("keyring: the newest key seals and names itself; each key opens its own; a missing one is named by id", async () => {
+  const [older, newer] = [randomKey(), randomKey()];
+  const here = valueContext("org_1", "app", "TOKEN");
+  const sealedByOlder = (await Vault.fromRawKey(older)).sealSync("s3cret", here);
+  const ring = await Vault.fromRawKeys([newer, older]);
+  assert.deepEqual(ring.keyIds, [masterKeyId(newer), masterKeyId(older)]);
+  assert.equal(ring.openSync(sealedByOlder, here), "s3cret");
+  assert.ok(ring.holds(sealedByOlder, here, "s3cret"));
+
+  const resealed = ring.reseal(sealedByOlder, here);
+  assert.deepEqual(sealedHead(resealed), ring.currentHead);
+  assert.equal(ring.keyIdOfHead(sealedHead(resealed)), masterKeyId(newer));
+  assert.throws(() => ring.reseal(sealedByOlder, valueContext("org_1", "app", "OTHER")));
+
+  const newerOnly = await Vault.fromRawKey(newer);
+  assert.equal(newerOnly.openSync(resealed, here), "s3cret");
+  assert.throws(
+    () => newerOnly.openSync(sealedByOlder, here),
+    (error: unknown) => error instanceof KeyNotInKeyring && error.keyId === masterKeyId(older),
+  );
+  assert.ok(!newerOnly.holds(sealedByOlder, here, "s3cret"));
+  // An id reveals nothing of its key: not its bytes, nor a prefix of them.
+  assert.ok(!older.toHex().includes(masterKeyId(older)));
+});
+
+Deno.test("fingerprint keys: the stored root's expand step is HKDF-SHA256 of the key they came from", async () => {
+  const raw = randomKey();
+  const vault = await Vault.fromRawKey(raw);
+  const hkdf = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveBits"]);
+  const expected = new Uint8Array(
+    await crypto.subtle.deriveBits(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: new Uint8Array(32),
+        info: new TextEncoder().encode("fingerprint-key:org_1"),
+      },
+      hkdf,
+      256,
+    ),
+  );
+  assert.deepEqual(vault.fingerprintKey("org_1"), expected);
+  // Another key's vault told to use this root gives the same keys: a rotation changes none.
+  const other = await Vault.fromRawKey(randomKey());
+  other.useFingerprintRoot(fingerprintRootOf(raw));
+  assert.deepEqual(other.fingerprintKey("org_1"), expected);
+  assert.notDeepEqual(vault.fingerprintKey("org_2"), expected);
 });

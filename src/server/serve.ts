@@ -5,21 +5,27 @@
  */
 import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
-import { openToOthers } from "../file_mode.ts";
 import { createApp } from "./app.ts";
 import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
-import { generateApiKey, KEY_CHECK_CONTEXT, KEY_CHECK_PLAINTEXT, Vault } from "./crypto.ts";
+import { generateApiKey } from "./crypto.ts";
 import { listen, type Listening } from "./listen.ts";
+import {
+  KEY_CHECK,
+  keyringFromEnv,
+  keyringFromFile,
+  MASTER_KEY_ENV,
+  unlock,
+} from "./master_key.ts";
 import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
+import { rotateMasterKey, type RotationOptions, type RotationReport } from "./rotation.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
 
 export { PROVISION_POLL_MS } from "./config.ts";
 
-export const MASTER_KEY_ENV = "VOICEBOT_MASTER_KEY";
+export { MASTER_KEY_ENV };
 export const BOOTSTRAP_ORGANIZATION = "default";
-const KEY_CHECK = "key_check";
 /** How long shutdown waits for in-flight requests before it closes their connections. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 /** Then how long closing the listener and every connection may take. */
@@ -55,10 +61,8 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? stderrLogger();
   // The master key's own problems are reported before any connection is made.
-  const envKey = options.masterKey === undefined
-    ? undefined
-    : parseMasterKey(options.masterKey, MASTER_KEY_ENV);
-  if (!envKey && isPostgresUrl(options.database)) {
+  if (options.masterKey !== undefined) keyringFromEnv(options.masterKey);
+  else if (isPostgresUrl(options.database)) {
     throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
       hint:
         `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
@@ -67,7 +71,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storage = await openStorage(options.database);
   let listening: Listening | undefined;
   try {
-    const vault = await unlock(storage, options.database, envKey);
+    const vault = await unlock(
+      storage,
+      await keyringFor(storage, options.database, options.masterKey),
+    );
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
     const app = createApp(storage, {
       vault,
@@ -90,6 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       msg: "listening",
       baseUrl,
       database: describeDatabase(options.database),
+      masterKeys: vault.keyIds,
     });
 
     let stopping: Promise<{ connectionsLeft: boolean }> | undefined;
@@ -232,6 +240,24 @@ export async function revokeApiKey(database: string, keyId: string): Promise<voi
   }
 }
 
+/**
+ * `serve rotate-master-key`: re-seals what older keys of the ring sealed with the newest (see
+ * rotation.ts). Unlike a server, it opens a database whose values need a key the ring lacks: it
+ * re-seals the rest and reports those.
+ */
+export async function rotateMasterKeyOf(
+  database: string,
+  masterKey: string | undefined,
+  options: RotationOptions,
+): Promise<RotationReport> {
+  if (masterKey !== undefined) keyringFromEnv(masterKey);
+  return await withStorage(database, {}, async (storage) => {
+    const keys = await keyringFor(storage, database, masterKey);
+    const vault = await unlock(storage, keys, { requireEveryKey: false });
+    return await rotateMasterKey(storage, vault, options);
+  });
+}
+
 /** For the operator commands: the database must exist unless `create` says to make it. */
 async function withStorage<T>(
   database: string,
@@ -297,79 +323,16 @@ export async function openStorage(
 }
 
 /**
- * The vault under the master key: VOICEBOT_MASTER_KEY, else (SQLite only) the key file beside
- * the database, created on first start. A key that does not open the database's key check is
- * refused before anything is written with it.
+ * The keyring: VOICEBOT_MASTER_KEY's, else (SQLite only) the key file's beside the database, made
+ * with a fresh key for a database that holds nothing yet.
  */
-async function unlock(
+export async function keyringFor(
   storage: Storage,
   database: string,
-  envKey: Uint8Array | undefined,
-): Promise<Vault> {
-  const raw = envKey ??
-    await keyFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) !== undefined);
-  const vault = await Vault.fromRawKey(raw);
-  const check = await storage.putMetaIfAbsent(
-    KEY_CHECK,
-    await vault.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
-  );
-  try {
-    await vault.open(check, KEY_CHECK_CONTEXT);
-  } catch {
-    throw new UsageError("the master key does not match the one this database was created with.", {
-      hint: `use the original key (${MASTER_KEY_ENV} or the key file beside the database).`,
-    });
-  }
-  return vault;
-}
-
-export function parseMasterKey(text: string, source: string): Uint8Array {
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = Uint8Array.fromBase64(text.trim(), { lastChunkHandling: "strict" });
-  } catch {
-    // reported below, without the value
-  }
-  if (bytes?.length !== 32) {
-    throw new UsageError(
-      `${source} must be the base64 encoding of exactly 32 bytes${
-        bytes ? ` (it decodes to ${bytes.length})` : " (it is not base64)"
-      }.`,
-      { hint: "generate one with `head -c 32 /dev/urandom | base64`." },
-    );
-  }
-  return bytes;
-}
-
-/** Reads the key file, refusing one others can read; creates it (mode 0600) for a new database. */
-async function keyFromFile(path: string, databaseHasData: boolean): Promise<Uint8Array> {
-  let info: Deno.FileInfo | undefined;
-  try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  if (!info) {
-    if (databaseHasData) {
-      throw new UsageError(
-        `the key file ${path} is missing, but the database was encrypted with a key.`,
-        {
-          hint: `restore the key file, or set ${MASTER_KEY_ENV} to the key.`,
-        },
-      );
-    }
-    const raw = crypto.getRandomValues(new Uint8Array(32));
-    await Deno.writeTextFile(path, raw.toBase64() + "\n", { mode: 0o600, createNew: true });
-    return raw;
-  }
-  const loose = openToOthers(info);
-  if (loose !== undefined) {
-    throw new UsageError(
-      `the key file ${path} can be read by others (mode ${loose.toString(8)}).`,
-      { hint: `run \`chmod 600 ${path}\`.` },
-    );
-  }
-  return parseMasterKey(await Deno.readTextFile(path), `the key file ${path}`);
+  masterKey: string | undefined,
+): Promise<Uint8Array[]> {
+  if (masterKey !== undefined) return keyringFromEnv(masterKey);
+  return await keyringFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) === undefined);
 }
 
 function noDatabase(database: string, what: string): NotFoundError {

@@ -6,7 +6,7 @@
  * `Listening on <base URL>` last); stderr carries JSON log lines.
  */
 import { define } from "gunshi";
-import { invalidArguments, UsageError } from "../../errors.ts";
+import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { SET_NAME } from "../../secrets/names.ts";
 import { printJson, printNote, printSuccess } from "../output.ts";
@@ -20,9 +20,17 @@ export const AUTH_CACHE_SECONDS = 2;
 const CREATE_KEY_USAGE =
   "voicebot cloud serve create-key --organization ORG [--runtime --set NAME ...] [--expires-in 90d] [--create]";
 const ACTIONS = `\`${CREATE_KEY_USAGE.slice("voicebot cloud serve ".length)}\`, ` +
-  "`list-keys --organization ORG [--json]` and `revoke-key KEY_ID`";
+  "`list-keys --organization ORG [--json]`, `revoke-key KEY_ID` and " +
+  "`rotate-master-key [--batch-size N] [--json]`";
 /** The words that make `cloud serve` do something else than serve (completion offers them). */
-export const SERVE_ACTIONS = ["create-key", "list-keys", "revoke-key"] as const;
+export const SERVE_ACTIONS = [
+  "create-key",
+  "list-keys",
+  "revoke-key",
+  "rotate-master-key",
+] as const;
+/** Items re-sealed in one transaction by rotate-master-key (the server's ROTATION_BATCH). */
+export const ROTATION_BATCH = 500;
 
 const DATABASE_URL_ENV = "VOICEBOT_DATABASE_URL";
 
@@ -44,7 +52,8 @@ export default define({
       type: "positional",
       required: false,
       choices: SERVE_ACTIONS,
-      description: "create-key, list-keys or revoke-key KEY_ID instead of serving",
+      description:
+        "create-key, list-keys, revoke-key KEY_ID or rotate-master-key instead of serving",
     },
     organization: {
       type: "string",
@@ -68,7 +77,12 @@ export default define({
       type: "boolean",
       description: "create-key: make the database if there is none (else it must exist)",
     },
-    json: { type: "boolean", description: "list-keys: print JSON" },
+    json: { type: "boolean", description: "list-keys, rotate-master-key: print JSON" },
+    "batch-size": {
+      type: "number",
+      description:
+        `rotate-master-key: values re-sealed per transaction (default ${ROTATION_BATCH})`,
+    },
     host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
     port: { type: "number", default: 8787, description: "Port; 0 picks a free one" },
     database,
@@ -119,6 +133,18 @@ export default define({
     }
     if (action === "revoke-key" && extra.length === 1) {
       return await revokeKey(extra[0], operatorDatabase(values.database));
+    }
+    if (values["batch-size"] !== undefined && action !== "rotate-master-key") {
+      throw new UsageError("--batch-size goes with rotate-master-key.", {
+        hint: `the actions are ${ACTIONS}.`,
+      });
+    }
+    if (action === "rotate-master-key" && extra.length === 0) {
+      return await rotateMasterKey(
+        operatorDatabase(values.database),
+        values["batch-size"] ?? ROTATION_BATCH,
+        values.json ?? false,
+      );
     }
     if (action !== undefined) {
       throw new UsageError(`unexpected argument "${[action, ...extra].join(" ")}".`, {
@@ -293,6 +319,69 @@ async function revokeKey(keyId: string, database: string) {
   await revokeApiKey(database, keyId);
   printSuccess(
     `Revoked API key ${keyId}. Running servers refuse it within ${AUTH_CACHE_SECONDS} seconds.`,
+  );
+}
+
+async function rotateMasterKey(database: string, batchSize: number, json: boolean) {
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+    throw new UsageError(`--batch-size must be a whole number from 1 to 10000, not ${batchSize}.`);
+  }
+  const [{ rotateMasterKeyOf }, { spinner }] = await Promise.all([
+    import("../../server/serve.ts"),
+    import("../prompt.ts"),
+  ]);
+  // Ctrl-C (or SIGTERM) stops the pass after the batch in progress: nothing is left half done.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const progress = spinner();
+  progress.start("Re-sealing with the newest master key");
+  let report;
+  try {
+    report = await rotateMasterKeyOf(database, Deno.env.get("VOICEBOT_MASTER_KEY") || undefined, {
+      batchSize,
+      signal: AbortSignal.any([stop.signal, progress.signal]),
+      onProgress: (done, total) =>
+        progress.message(`Re-sealing with the newest master key: ${done} of ${total}`),
+    });
+  } catch (error) {
+    progress.error("Stopped.");
+    throw error;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+  const done = report.remaining.length === 0 && !report.interrupted;
+  if (done) progress.stop(`Re-sealed ${report.resealed}.`);
+  else progress.error(report.interrupted ? "Interrupted." : "Not finished.");
+  if (json) {
+    printJson({
+      keyId: report.keyId,
+      resealed: report.resealed,
+      remaining: report.remaining,
+      interrupted: report.interrupted,
+      complete: done,
+    });
+  }
+  if (done) {
+    return printSuccess(
+      `Everything is sealed with master key ${report.keyId} (${report.resealed} re-sealed by this run). ` +
+        "Older keys can leave the keyring once every server runs with it.",
+    );
+  }
+  const items = (count: number) => `${count} sealed ${count === 1 ? "item needs" : "items need"}`;
+  const missing = report.remaining.filter(({ keyId }) => keyId !== report.keyId);
+  throw new VoicebotError(
+    `the rotation is not finished: ${report.resealed} re-sealed by this run${
+      report.interrupted ? ", then stopped" : ""
+    }.`,
+    {
+      problems: missing.map(({ keyId, count }) => `${items(count)} master key ${keyId}`),
+      hint: report.interrupted
+        ? "run it again to finish: it goes on where it stopped, and every value opens meanwhile."
+        : "each of those keys must be in the keyring (VOICEBOT_MASTER_KEY or the key file, after the newest) to be re-sealed; add it and run this again.",
+    },
   );
 }
 

@@ -3,12 +3,14 @@
  * state the transaction sees) and the mapping from a row to the API's shape.
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
+import { SEALED_FORMAT, SEALED_HEAD_BYTES } from "../crypto.ts";
 import { conflict, validationError } from "../errors.ts";
 import type {
   ApiKeyInfo,
   ApiKeyKind,
   ApiKeyRecord,
   PendingSet,
+  ResealCursor,
   RuntimeKeyRefusal,
   SecretsWrite,
   StoredSet,
@@ -225,4 +227,44 @@ export function toBoundSet(rows: Row[]): StoredSetDetail | undefined {
   };
   if (rows[0].host != null) detail.host = rows[0].host as string;
   return detail;
+}
+
+/**
+ * SQL for the head of a sealed column (crypto.ts `sealedHead`) as lower-case hex: its version and
+ * key id, or a legacy value's version byte alone.
+ */
+export function sealedHeadSql(column: string, dialect: "sqlite" | "postgres"): string {
+  const format = SEALED_FORMAT.toString(16).padStart(2, "0");
+  return dialect === "sqlite"
+    ? `lower(hex(CASE WHEN substr(${column}, 1, 1) = x'${format}' THEN substr(${column}, 1, ${SEALED_HEAD_BYTES}) ELSE substr(${column}, 1, 1) END))`
+    : `encode(CASE WHEN substring(${column} from 1 for 1) = '\\x${format}'::bytea THEN substring(${column} from 1 for ${SEALED_HEAD_BYTES}) ELSE substring(${column} from 1 for 1) END, 'hex')`;
+}
+
+/** The counts of heads from the rows of `countSealedByHead`'s query, summed per head. */
+export function toHeadCounts(rows: Row[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const head = row.head as string;
+    counts.set(head, (counts.get(head) ?? 0) + Number(row.n));
+  }
+  return counts;
+}
+
+/** Where a re-sealing pass starts: the credentials, from the first set. */
+export const FIRST_RESEAL: ResealCursor = { table: "credentials", after: ["", ""] };
+
+/** The cursor after a batch that read `rows` of at most `limit` (each with its primary key). */
+export function nextReseal(
+  table: ResealCursor["table"],
+  rows: Row[],
+  limit: number,
+): ResealCursor | undefined {
+  if (rows.length === limit) {
+    const last = rows.at(-1)!;
+    const after = table === "credentials"
+      ? [last.org_id as string, last.name as string]
+      : [last.org_id as string, last.set_name as string, last.key as string];
+    return { table, after };
+  }
+  return table === "credentials" ? { table: "values", after: ["", "", ""] } : undefined;
 }

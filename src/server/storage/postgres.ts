@@ -12,14 +12,18 @@ import {
   BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
+  FIRST_RESEAL,
   newOrganizationId,
+  nextReseal,
   pendingSummary,
   planKeys,
   runtimeKeyRefusal,
+  sealedHeadSql,
   type SetRow,
   toApiKeyInfos,
   toApiKeyRecord,
   toBoundSet,
+  toHeadCounts,
   toPendingSet,
   toStoredSet,
   toStoredValue,
@@ -34,6 +38,8 @@ import type {
   NewApiKeyRecord,
   PendingSet,
   ProvisionOutcome,
+  Reseal,
+  ResealCursor,
   RuntimeKeyRefusal,
   SecretsWrite,
   Storage,
@@ -111,6 +117,76 @@ export class PostgresStorage implements Storage {
     await this
       .sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
     return (await this.getMeta(key))!;
+  }
+
+  async replaceMeta(key: string, expected: Uint8Array, value: Uint8Array): Promise<boolean> {
+    const changed = await this
+      .sql`UPDATE meta SET value = ${value} WHERE key = ${key} AND value = ${expected}`;
+    return changed.count > 0;
+  }
+
+  async countSealedByHead(): Promise<Map<string, number>> {
+    return toHeadCounts(
+      await this.sql.unsafe(
+        `SELECT ${sealedHeadSql("value", "postgres")} AS head, count(*) AS n FROM secret_values
+         GROUP BY head
+         UNION ALL
+         SELECT ${sealedHeadSql("credentials", "postgres")} AS head, count(*) AS n
+         FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head`,
+      ),
+    );
+  }
+
+  async resealBatch(
+    cursor: ResealCursor | undefined,
+    limit: number,
+    current: Uint8Array,
+    reseal: Reseal,
+  ): Promise<{ resealed: number; next: ResealCursor | undefined }> {
+    const { table, after } = cursor ?? FIRST_RESEAL;
+    const head = current.length;
+    return await this.sql.begin(async (tx) => {
+      const rows = table === "credentials"
+        ? await tx`SELECT org_id, name, credentials FROM secret_sets
+            WHERE (org_id, name) > (${after[0]}, ${after[1]}) AND credentials IS NOT NULL
+              AND substring(credentials from 1 for ${head}) <> ${current}
+            ORDER BY org_id, name LIMIT ${limit}`
+        : await tx`SELECT org_id, set_name, key, value FROM secret_values
+            WHERE (org_id, set_name, key) > (${after[0]}, ${after[1]}, ${after[2]})
+              AND substring(value from 1 for ${head}) <> ${current}
+            ORDER BY org_id, set_name, key LIMIT ${limit}`;
+      // Organization rows first and in one order, as writers take them: no deadlock with a
+      // write to the same set while the batch holds its rows.
+      for (const orgId of [...new Set(rows.map((row) => row.org_id as string))].sort()) {
+        await tx`SELECT 1 FROM organizations WHERE id = ${orgId} FOR UPDATE`;
+      }
+      // One statement for the batch: each row replaced only if it still holds what was read.
+      let resealed = 0;
+      if (table === "credentials") {
+        const updates = rows.flatMap((row) => {
+          const sealed = reseal({ orgId: row.org_id, setName: row.name }, row.credentials);
+          return sealed ? [[row.org_id, row.name, row.credentials, sealed]] : [];
+        });
+        if (updates.length) {
+          resealed = (await tx`UPDATE secret_sets AS s SET credentials = u.sealed::bytea
+            FROM (VALUES ${tx(updates)}) AS u (org_id, name, old, sealed)
+            WHERE s.org_id = u.org_id AND s.name = u.name AND s.credentials = u.old::bytea`).count;
+        }
+      } else {
+        const updates = rows.flatMap((row) => {
+          const place = { orgId: row.org_id, setName: row.set_name, key: row.key };
+          const sealed = reseal(place, row.value);
+          return sealed ? [[row.org_id, row.set_name, row.key, row.value, sealed]] : [];
+        });
+        if (updates.length) {
+          resealed = (await tx`UPDATE secret_values AS v SET value = u.sealed::bytea
+            FROM (VALUES ${tx(updates)}) AS u (org_id, set_name, key, old, sealed)
+            WHERE v.org_id = u.org_id AND v.set_name = u.set_name AND v.key = u.key
+              AND v.value = u.old::bytea`).count;
+        }
+      }
+      return { resealed, next: nextReseal(table, rows, limit) };
+    });
   }
 
   async addApiKey(

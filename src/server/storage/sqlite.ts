@@ -13,15 +13,19 @@ import {
   BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
+  FIRST_RESEAL,
   newOrganizationId,
+  nextReseal,
   pendingSummary,
   planKeys,
   runtimeKeyRefusal,
+  sealedHeadSql,
   SET_COLUMNS,
   type SetRow,
   toApiKeyInfos,
   toApiKeyRecord,
   toBoundSet,
+  toHeadCounts,
   toPendingSet,
   toStoredSet,
   toStoredValue,
@@ -36,6 +40,8 @@ import type {
   NewApiKeyRecord,
   PendingSet,
   ProvisionOutcome,
+  Reseal,
+  ResealCursor,
   RuntimeKeyRefusal,
   SecretsWrite,
   Storage,
@@ -182,6 +188,86 @@ export class SqliteStorage implements Storage {
           .value as Uint8Array;
       })
     );
+  }
+
+  replaceMeta(key: string, expected: Uint8Array, value: Uint8Array): Promise<boolean> {
+    return this.write(
+      undefined,
+      () =>
+        this.sql("UPDATE meta SET value = ? WHERE key = ? AND value = ?").run(value, key, expected)
+          .changes > 0,
+    );
+  }
+
+  countSealedByHead(): Promise<Map<string, number>> {
+    return settle(() =>
+      toHeadCounts(
+        this.sql(
+          `SELECT ${sealedHeadSql("value", "sqlite")} AS head, count(*) AS n FROM secret_values
+           GROUP BY head
+           UNION ALL
+           SELECT ${sealedHeadSql("credentials", "sqlite")} AS head, count(*) AS n
+           FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head`,
+        ).all(),
+      )
+    );
+  }
+
+  resealBatch(
+    cursor: ResealCursor | undefined,
+    limit: number,
+    current: Uint8Array,
+    reseal: Reseal,
+  ): Promise<{ resealed: number; next: ResealCursor | undefined }> {
+    const { table, after } = cursor ?? FIRST_RESEAL;
+    return this.write(undefined, () => {
+      let resealed = 0;
+      if (table === "credentials") {
+        const rows = this.sql(
+          `SELECT org_id, name, credentials FROM secret_sets
+           WHERE (org_id, name) > (?, ?) AND credentials IS NOT NULL
+             AND substr(credentials, 1, ?) <> ?
+           ORDER BY org_id, name LIMIT ?`,
+        ).all(after[0], after[1], current.length, current, limit);
+        const update = this.sql(
+          "UPDATE secret_sets SET credentials = ? WHERE org_id = ? AND name = ? AND credentials = ?",
+        );
+        for (const row of rows) {
+          const place = { orgId: row.org_id as string, setName: row.name as string };
+          const sealed = reseal(place, row.credentials as Uint8Array);
+          if (sealed) {
+            resealed += Number(
+              update.run(sealed, place.orgId, place.setName, row.credentials as Uint8Array).changes,
+            );
+          }
+        }
+        return { resealed, next: nextReseal(table, rows, limit) };
+      }
+      const rows = this.sql(
+        `SELECT org_id, set_name, key, value FROM secret_values
+         WHERE (org_id, set_name, key) > (?, ?, ?) AND substr(value, 1, ?) <> ?
+         ORDER BY org_id, set_name, key LIMIT ?`,
+      ).all(after[0], after[1], after[2], current.length, current, limit);
+      const update = this.sql(
+        `UPDATE secret_values SET value = ? WHERE org_id = ? AND set_name = ? AND key = ?
+         AND value = ?`,
+      );
+      for (const row of rows) {
+        const place = {
+          orgId: row.org_id as string,
+          setName: row.set_name as string,
+          key: row.key as string,
+        };
+        const sealed = reseal(place, row.value as Uint8Array);
+        if (sealed) {
+          resealed += Number(
+            update.run(sealed, place.orgId, place.setName, place.key, row.value as Uint8Array)
+              .changes,
+          );
+        }
+      }
+      return { resealed, next: nextReseal(table, rows, limit) };
+    });
   }
 
   addApiKey(

@@ -127,13 +127,51 @@ export type RuntimeKeyRefusal =
   | { reason: "no-organization" }
   | { reason: "sets"; missing: string[]; imagePullSecrets: string[] };
 
+/** Where a sealed item lives, which its additional data names: a value, or (no `key`) credentials. */
+export interface SealedPlace {
+  orgId: string;
+  setName: string;
+  key?: string;
+}
+
+/** Where a re-sealing pass goes on from: the table, and the last primary key it looked at. */
+export interface ResealCursor {
+  table: "credentials" | "values";
+  after: string[];
+}
+
+/**
+ * Re-seals one item: the new sealed bytes, or undefined to leave it (it cannot be opened).
+ * Synchronous: it runs inside the batch's transaction.
+ */
+export type Reseal = (place: SealedPlace, sealed: Uint8Array) => Uint8Array | undefined;
+
 export interface Storage {
   readonly kind: "sqlite" | "postgres";
 
-  /** A small named value (the master-key check). */
+  /** A small named value (the master-key check, the fingerprint root). */
   getMeta(key: string): Promise<Uint8Array | undefined>;
   /** Stores it unless one is there already; returns what is stored afterwards. */
   putMetaIfAbsent(key: string, value: Uint8Array): Promise<Uint8Array>;
+  /** Replaces it only if it still holds `expected`; false when it did not. */
+  replaceMeta(key: string, expected: Uint8Array, value: Uint8Array): Promise<boolean>;
+
+  /**
+   * Every sealed value and credential, counted by its head (crypto.ts `sealedHead`, as hex): what
+   * names the key that sealed it.
+   */
+  countSealedByHead(): Promise<Map<string, number>>;
+  /**
+   * One batch of a re-sealing pass, in one transaction: up to `limit` items after `cursor` (from
+   * the start when undefined) whose head is not `current`, each replaced by what `reseal` gives
+   * unless it changed since it was read. `next` is undefined once the pass has seen everything.
+   */
+  resealBatch(
+    cursor: ResealCursor | undefined,
+    limit: number,
+    current: Uint8Array,
+    reseal: Reseal,
+  ): Promise<{ resealed: number; next: ResealCursor | undefined }>;
 
   /**
    * Creates the organization if it is new and adds an API key to it. With `onlyIfNew`, does

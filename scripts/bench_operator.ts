@@ -1,0 +1,118 @@
+/**
+ * What the operator commands cost on a database of real size: `voicebot cloud serve
+ * rotate-master-key` re-sealing 10,000 values, run as the command an operator runs (a process,
+ * its start included), on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
+ * VOICEBOT_TEST_POSTGRES_URL; a fresh schema). Each run rotates to the other of two keys, so that
+ * every run re-seals all 10,000.
+ */
+import { join } from "pathe";
+import { unlock } from "../src/server/master_key.ts";
+import { openStorage } from "../src/server/serve.ts";
+import { generateApiKey, valueContext } from "../src/server/crypto.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const VOICEBOT = ["run", "-A", "--quiet", join(ROOT, "main.ts")];
+const SETS = 100;
+const KEYS_PER_SET = 100;
+const RUNS = 5;
+const POSTGRES_URL = Deno.env.get("VOICEBOT_BENCH_POSTGRES_URL") ??
+  Deno.env.get("VOICEBOT_TEST_POSTGRES_URL");
+
+export async function benchOperator(): Promise<void> {
+  const work = await Deno.makeTempDir({ prefix: "voicebot-bench-operator-" });
+  const drops: (() => Promise<void>)[] = [];
+  try {
+    const backends: [string, string][] = [["SQLite", join(work, "bench.db")]];
+    if (POSTGRES_URL) {
+      const schema = `bench_${crypto.getRandomValues(new Uint8Array(6)).toHex()}`;
+      const { default: postgres } = await import("postgres");
+      const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`CREATE SCHEMA ${schema}`);
+      drops.push(async () => {
+        await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      });
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set("search_path", schema);
+      backends.push(["PostgreSQL", url.toString()]);
+    } else {
+      console.error("VOICEBOT_BENCH_POSTGRES_URL is not set: PostgreSQL is skipped.");
+    }
+    console.log(
+      `\nrotate-master-key, ${SETS * KEYS_PER_SET} values (${SETS} sets of ${KEYS_PER_SET}), ` +
+        `the command's wall time including its start, ${RUNS} runs each`,
+    );
+    for (const [label, database] of backends) await benchRotation(label, database);
+  } finally {
+    for (const drop of drops) await drop();
+    await Deno.remove(work, { recursive: true });
+  }
+}
+
+async function benchRotation(label: string, database: string) {
+  const keys = [0, 1].map(() => crypto.getRandomValues(new Uint8Array(32)));
+  console.error(`${label}: sealing ${SETS * KEYS_PER_SET} values...`);
+  await fill(database, keys[0]);
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    // Rotate to the key that did not seal them: every value is re-sealed each run.
+    const [newest, older] = run % 2 === 0 ? [keys[1], keys[0]] : [keys[0], keys[1]];
+    const started = performance.now();
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        ...VOICEBOT,
+        "cloud",
+        "serve",
+        "rotate-master-key",
+        "--json",
+        ...(database.startsWith("postgres") ? [] : ["--database", database]),
+      ],
+      env: {
+        VOICEBOT_MASTER_KEY: `${newest.toBase64()},${older.toBase64()}`,
+        ...(database.startsWith("postgres") ? { VOICEBOT_DATABASE_URL: database } : {}),
+      },
+      stdin: "null",
+    }).output();
+    times.push(performance.now() - started);
+    const report = JSON.parse(new TextDecoder().decode(stdout));
+    if (code !== 0 || report.resealed < SETS * KEYS_PER_SET) {
+      throw new Error(`rotation failed: ${new TextDecoder().decode(stderr)}`);
+    }
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  console.log(
+    `${label.padEnd(10)} median ${(median / 1000).toFixed(2)} s, min ${
+      (sorted[0] / 1000).toFixed(2)
+    } s, max ${(sorted.at(-1)! / 1000).toFixed(2)} s; ${
+      Math.round(SETS * KEYS_PER_SET / (median / 1000))
+    } values/s`,
+  );
+}
+
+/** Writes the sets straight through storage, sealed by `key`: the bench measures the rotation. */
+async function fill(database: string, key: Uint8Array) {
+  const storage = await openStorage(database);
+  try {
+    const vault = await unlock(storage, [key]);
+    const apiKey = generateApiKey();
+    await storage.addApiKey("bench", { id: apiKey.id, hash: apiKey.hash, now: Date.now() });
+    const orgId = (await storage.findApiKey(apiKey.id))!.orgId;
+    const rules = {
+      defaultRegion: "us-west",
+      maxKeysPerSet: KEYS_PER_SET,
+      maxSetsPerOrganization: SETS,
+      now: Date.now(),
+    };
+    for (let s = 0; s < SETS; s++) {
+      const name = `set-${s}`;
+      const values = Array.from({ length: KEYS_PER_SET }, (_, i): [string, Uint8Array] => [
+        `KEY_${i}`,
+        vault.sealSync(`value-${s}-${i}-${"x".repeat(32)}`, valueContext(orgId, name, `KEY_${i}`)),
+      ]);
+      await storage.putSecrets(orgId, { name, region: undefined, values, replace: false }, rules);
+    }
+  } finally {
+    await storage.close();
+  }
+}
