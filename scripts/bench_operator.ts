@@ -1,9 +1,9 @@
 /**
- * What the operator commands cost on a database of real size: `voicebot cloud serve
- * rotate-master-key` re-sealing 10,000 values, run as the command an operator runs (a process,
- * its start included), on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
- * VOICEBOT_TEST_POSTGRES_URL; a fresh schema). Each run rotates to the other of two keys, so that
- * every run re-seals all 10,000.
+ * What the operator commands cost on a database of real size, run as an operator runs them (a
+ * process, its start included): `voicebot cloud serve rotate-master-key` re-sealing 10,000 values
+ * on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else VOICEBOT_TEST_POSTGRES_URL; a
+ * fresh schema), each run rotating to the other of two keys so that every run re-seals all 10,000;
+ * and `voicebot cloud serve backup` of the same SQLite database.
  */
 import { join } from "pathe";
 import { unlock } from "../src/server/master_key.ts";
@@ -43,6 +43,7 @@ export async function benchOperator(): Promise<void> {
         `the command's wall time including its start, ${RUNS} runs each`,
     );
     for (const [label, database] of backends) await benchRotation(label, database);
+    await benchBackup(work, backends[0][1]);
   } finally {
     for (const drop of drops) await drop();
     await Deno.remove(work, { recursive: true });
@@ -79,15 +80,43 @@ async function benchRotation(label: string, database: string) {
       throw new Error(`rotation failed: ${new TextDecoder().decode(stderr)}`);
     }
   }
-  const sorted = [...times].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
+  const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
   console.log(
-    `${label.padEnd(10)} median ${(median / 1000).toFixed(2)} s, min ${
-      (sorted[0] / 1000).toFixed(2)
-    } s, max ${(sorted.at(-1)! / 1000).toFixed(2)} s; ${
+    `${label.padEnd(10)} ${spread(times)}; ${
       Math.round(SETS * KEYS_PER_SET / (median / 1000))
     } values/s`,
   );
+}
+
+async function benchBackup(work: string, database: string) {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const to = join(work, `backup-${run}.db`);
+    const started = performance.now();
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [...VOICEBOT, "cloud", "serve", "backup", "--to", to, "--database", database],
+      stdin: "null",
+    }).output();
+    times.push(performance.now() - started);
+    if (code !== 0) throw new Error(`backup failed: ${new TextDecoder().decode(stderr)}`);
+    bytes = (await Deno.stat(to)).size;
+  }
+  console.log(
+    `\nbackup of the same SQLite database (${
+      (bytes / 1024).toFixed(0)
+    } KiB), the command's wall time, ${RUNS} runs`,
+  );
+  console.log(`SQLite     ${spread(times)}`);
+}
+
+/** Median, min and max of times in milliseconds, in seconds. */
+function spread(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return `median ${seconds(sorted[Math.floor(sorted.length / 2)])}, min ${
+    seconds(sorted[0])
+  }, max ${seconds(sorted.at(-1)!)}`;
 }
 
 /** Writes the sets straight through storage, sealed by `key`: the bench measures the rotation. */

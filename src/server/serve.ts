@@ -345,7 +345,8 @@ function noDatabase(database: string, what: string): NotFoundError {
   );
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether something is at `path` (following a symbolic link). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;

@@ -20,14 +20,15 @@ export const AUTH_CACHE_SECONDS = 2;
 const CREATE_KEY_USAGE =
   "voicebot cloud serve create-key --organization ORG [--runtime --set NAME ...] [--expires-in 90d] [--create]";
 const ACTIONS = `\`${CREATE_KEY_USAGE.slice("voicebot cloud serve ".length)}\`, ` +
-  "`list-keys --organization ORG [--json]`, `revoke-key KEY_ID` and " +
-  "`rotate-master-key [--batch-size N] [--json]`";
+  "`list-keys --organization ORG [--json]`, `revoke-key KEY_ID`, " +
+  "`rotate-master-key [--batch-size N] [--json]` and `backup --to FILE`";
 /** The words that make `cloud serve` do something else than serve (completion offers them). */
 export const SERVE_ACTIONS = [
   "create-key",
   "list-keys",
   "revoke-key",
   "rotate-master-key",
+  "backup",
 ] as const;
 /** Items re-sealed in one transaction by rotate-master-key (the server's ROTATION_BATCH). */
 export const ROTATION_BATCH = 500;
@@ -46,14 +47,16 @@ export default define({
     `Serve the secrets API (SQLite by default, PostgreSQL with ${DATABASE_URL_ENV}=postgres://...).\n` +
     "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead\n" +
     "  (`--runtime --set NAME`: a key that only reads the values of set NAME);\n" +
-    "  `list-keys -o ORG [--json]` lists ORG's keys; `revoke-key KEY_ID` revokes one.",
+    "  `list-keys -o ORG [--json]` lists ORG's keys; `revoke-key KEY_ID` revokes one;\n" +
+    "  `rotate-master-key` re-seals everything with the newest master key;\n" +
+    "  `backup --to FILE` writes a consistent copy of a SQLite database.",
   args: {
     action: {
       type: "positional",
       required: false,
       choices: SERVE_ACTIONS,
       description:
-        "create-key, list-keys, revoke-key KEY_ID or rotate-master-key instead of serving",
+        "create-key, list-keys, revoke-key KEY_ID, rotate-master-key or backup instead of serving",
     },
     organization: {
       type: "string",
@@ -78,6 +81,10 @@ export default define({
       description: "create-key: make the database if there is none (else it must exist)",
     },
     json: { type: "boolean", description: "list-keys, rotate-master-key: print JSON" },
+    to: {
+      type: "string",
+      description: "backup: the file to write (it must not exist)",
+    },
     "batch-size": {
       type: "number",
       description:
@@ -138,6 +145,12 @@ export default define({
       throw new UsageError("--batch-size goes with rotate-master-key.", {
         hint: `the actions are ${ACTIONS}.`,
       });
+    }
+    if (values.to !== undefined && action !== "backup") {
+      throw new UsageError("--to goes with backup.", { hint: `the actions are ${ACTIONS}.` });
+    }
+    if (action === "backup" && extra.length === 0) {
+      return await backup(operatorDatabase(values.database), values.to);
     }
     if (action === "rotate-master-key" && extra.length === 0) {
       return await rotateMasterKey(
@@ -319,6 +332,20 @@ async function revokeKey(keyId: string, database: string) {
   await revokeApiKey(database, keyId);
   printSuccess(
     `Revoked API key ${keyId}. Running servers refuse it within ${AUTH_CACHE_SECONDS} seconds.`,
+  );
+}
+
+async function backup(database: string, to: string | undefined) {
+  if (to === undefined) {
+    throw new UsageError("backup needs --to FILE.", {
+      hint: "`voicebot cloud serve backup --to voicebot-backup.db`.",
+    });
+  }
+  const { backupDatabase } = await import("../../server/backup.ts");
+  const bytes = await backupDatabase(database, to);
+  printSuccess(
+    `Wrote a consistent copy of the database to ${to} (${bytes} bytes, mode 0600). ` +
+      "It holds no key: restoring it needs the keyring it was sealed with, kept apart.",
   );
 }
 
