@@ -369,6 +369,29 @@ export const ORPHAN_KEYS = [
   "DELETE FROM organizations",
 ];
 
+/** Reads rows behind the server's back, as an operator with a SQL shell could. */
+export async function rawQuery(
+  spec: string,
+  statement: string,
+): Promise<Record<string, unknown>[]> {
+  if (spec.startsWith("postgres")) {
+    const { default: postgres } = await import("postgres");
+    const sql = postgres(spec, { max: 1, onnotice: () => {} });
+    try {
+      return [...await sql.unsafe(statement)];
+    } finally {
+      await sql.end();
+    }
+  }
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(spec, { readOnly: true });
+  try {
+    return db.prepare(statement).all();
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * How a user passes this database to the CLI: a file with --database, a URL (which carries a
  * password here) in VOICEBOT_DATABASE_URL, never on the command line.

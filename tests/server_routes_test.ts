@@ -354,6 +354,7 @@ backendTest(
       created: ["A", "B"],
       updated: [],
       unchanged: [],
+      version: 1,
     });
     const merged = await t.json("PUT", "/v1/secrets/app", {
       body: secrets({ A: "1", B: "3", C: "4" }),
@@ -390,6 +391,7 @@ backendTest(
       created: ["A", "B"],
       updated: [],
       unchanged: [],
+      version: 1,
     });
     // Merged into the set, as the documented write is; the region is the set's own.
     const merged = await t.json("PUT", "/v1/secrets/app", { body: documented({ B: "3", C: "4" }) });
@@ -842,6 +844,10 @@ backendTest(
       "/secrets",
       "/secrets/{setName}",
       "/secrets/{setName}/keys/{secretKey}",
+      "/secrets/{setName}/rollback",
+      "/secrets/{setName}/versions",
+      "/secrets/{setName}/versions/purge",
+      "/secrets/{setName}/versions/{version}",
       "/secrets/{setName}/{secretKey}",
     ]);
     assert.deepEqual(

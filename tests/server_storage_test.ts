@@ -112,6 +112,44 @@ backendTest("migration 4 gives keys written before it their set's last write", a
   }
 });
 
+backendTest("migration 6 makes each secret set's state its version 1", async (backend) => {
+  await using database = await backend.database();
+  const all = backend.name === "sqlite" ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
+  const old = all.filter((migration) => migration.version <= 5);
+  const blob = (hex: string) => backend.name === "sqlite" ? `x'${hex}'` : `'\\x${hex}'`;
+  await execOn(database.spec, backend.name, [
+    "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)",
+    ...old.map((migration) => migration.sql),
+    ...old.map((m) => `INSERT INTO schema_migrations VALUES (${m.version}, 0)`),
+    "INSERT INTO organizations (id, name, created_at) VALUES ('org_1', 'acme', 0)",
+    `INSERT INTO secret_sets (org_id, name, type, region, status, generation, created_at, updated_at)
+     VALUES ('org_1', 'app', 'secret', 'us-west', 'ready', 1, 100, 4242),
+            ('org_1', 'reg', 'imagePullSecret', 'us-west', 'ready', 1, 100, 4242)`,
+    `INSERT INTO secret_values (org_id, set_name, key, value, written_at)
+     VALUES ('org_1', 'app', 'A', ${blob("01")}, 1), ('org_1', 'app', 'B', ${blob("02")}, 2)`,
+  ]);
+  const storage = await openStorage(database.spec);
+  try {
+    const versions = await storage.listVersions("org_1", "app");
+    assert.deepEqual(versions, [{
+      version: 1,
+      createdAt: 4242,
+      actor: "migration",
+      created: [],
+      updated: [],
+      removed: [],
+    }]);
+    const first = (await storage.getVersion("org_1", "app", 1))!;
+    assert.deepEqual(
+      first.values.map(({ key, sealed }) => [key, [...new Uint8Array(sealed)]]),
+      [["A", [1]], ["B", [2]]],
+    );
+    assert.deepEqual(await storage.listVersions("org_1", "reg"), []);
+  } finally {
+    await storage.close();
+  }
+});
+
 /** Runs raw SQL on a test database, outside the storage layer. */
 async function execOn(spec: string, kind: "sqlite" | "postgres", statements: string[]) {
   if (kind === "sqlite") {
@@ -245,6 +283,8 @@ backendTest(
         created: ["A", "b"],
         updated: [],
         unchanged: [],
+        removed: [],
+        version: 1,
       });
       const merged = await storage.putSecrets(
         orgId,
@@ -322,6 +362,8 @@ backendTest(
         created: [],
         updated: [],
         unchanged: ["A"],
+        removed: [],
+        version: 1,
       });
       assert.deepEqual(await storage.pendingSets(Date.now() + 1, 10), []);
       // A failed set is provisioned again: writing it again is how a user retries.

@@ -220,6 +220,10 @@ export const PutSecretSetResponse = z
       description: "Keys written with the value they already held, left as they were. " +
         "voicebot's server always sends it; a client reads its absence as none.",
     }),
+    version: z.number().int().optional().meta({
+      description: "voicebot: the secret set's version after this write (a new one when it " +
+        "changed the set; see the versions routes). Absent for an image pull secret.",
+    }),
   })
   .meta({ id: "PutSecretSetResponse" });
 export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;
@@ -265,6 +269,71 @@ export const RuntimeSecretSetResponse = z
   })
   .meta({ id: "RuntimeSecretSetResponse" });
 export type RuntimeSecretSetResponse = z.infer<typeof RuntimeSecretSetResponse>;
+
+/** One version of a secret set: who made it, when, and what it changed; never a value. */
+export const VersionSummary = z
+  .object({
+    version: z.number().int().min(1).meta({ description: "1 for the set's first write, then +1." }),
+    createdAt: z.string().meta({
+      description: "When the write that made it was committed (ISO 8601, UTC).",
+      example: "2026-01-31T12:00:00.000Z",
+    }),
+    keyId: z.string().meta({
+      description: "The public id of the API key that wrote it; `migration` for the set as it " +
+        "stood when versions began.",
+    }),
+    created: z.array(z.string()).meta({ description: "Keys this write created." }),
+    updated: z.array(z.string()).meta({ description: "Keys whose values this write replaced." }),
+    removed: z.array(z.string()).meta({ description: "Keys this write removed." }),
+    rollbackOf: z.number().int().optional().meta({
+      description: "Present when this version was made by rolling back to that one.",
+    }),
+  })
+  .meta({ id: "VersionSummary" });
+export type VersionSummary = z.infer<typeof VersionSummary>;
+
+export const ListVersionsResponse = z
+  .object({
+    versions: z.array(VersionSummary).meta({
+      description: "The versions kept, newest (the current one) first.",
+    }),
+  })
+  .meta({ id: "ListVersionsResponse" });
+export type ListVersionsResponse = z.infer<typeof ListVersionsResponse>;
+
+export const VersionDetail = VersionSummary.extend({
+  keys: z.array(z.string()).meta({ description: "The version's key names, sorted." }),
+  keyDetails: z.array(KeyDetail.omit({ writtenAt: true })).meta({
+    description: "One per key, in the order of keys: the fingerprint of its value then.",
+  }),
+  fingerprintKey: z.string().meta({
+    description: "The organization's fingerprint key, as in the set's detail.",
+  }),
+}).meta({ id: "VersionDetail" });
+export type VersionDetail = z.infer<typeof VersionDetail>;
+
+export const RollbackRequest = z
+  .strictObject({
+    version: z.number().int().min(1).meta({ description: "The kept version to make current." }),
+  })
+  .meta({ id: "RollbackRequest" });
+export type RollbackRequest = z.infer<typeof RollbackRequest>;
+
+export const RollbackResponse = PutSecretSetResponse.extend({
+  removed: z.array(z.string()).meta({ description: "Keys the rollback removed." }),
+  version: z.number().int().meta({
+    description: "The new version, which holds the old one's values.",
+  }),
+}).meta({ id: "RollbackResponse" });
+export type RollbackResponse = z.infer<typeof RollbackResponse>;
+
+export const PurgeVersionsResponse = z
+  .object({
+    status: StatusOk,
+    purged: z.number().int().meta({ description: "Versions dropped; the current one stays." }),
+  })
+  .meta({ id: "PurgeVersionsResponse" });
+export type PurgeVersionsResponse = z.infer<typeof PurgeVersionsResponse>;
 
 export const ErrorCode = z.enum([
   "VALIDATION_ERROR",

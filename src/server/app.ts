@@ -17,6 +17,7 @@ import {
   type PutSecretSetRequest,
   type RegionsResponse,
   type SecretSetSummary,
+  type VersionSummary,
 } from "../secrets/schemas.ts";
 import { Authenticator, type Caller } from "./auth.ts";
 import {
@@ -35,7 +36,7 @@ import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
 import { issuesToDetails, readJsonBody, requestIdFor } from "./request.ts";
 import * as routes from "./routes.ts";
-import type { Storage, WriteOutcome, WriteRules } from "./storage/types.ts";
+import type { Storage, VersionInfo, WriteOutcome, WriteRules } from "./storage/types.ts";
 
 export interface AppOptions {
   vault: Vault;
@@ -57,9 +58,10 @@ export interface AppOptions {
  * that a client learns it from whatever it asked first: `replace` (voicebot's own PUT bodies,
  * `replace` among them), `fingerprints` (`keyDetails` and `fingerprintKey` in a set's detail),
  * `me` (`GET /me`), `registry-host` (an image pull secret's `host` may be `host[:port]`, where
- * the documentation takes a URL), `runtime` (runtime keys and `GET /runtime/secrets/{setName}`).
+ * the documentation takes a URL), `runtime` (runtime keys and `GET /runtime/secrets/{setName}`),
+ * `versions` (a secret set's versions, rollback and purge).
  */
-export const EXTENSIONS = "replace, fingerprints, me, registry-host, runtime";
+export const EXTENSIONS = "replace, fingerprints, me, registry-host, runtime, versions";
 
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
@@ -234,6 +236,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   // a caller learns nothing about the routes.
   api.use("*", (c, next) => c.req.path === "/v1/openapi.json" ? next() : authenticate(c, next));
   api.on("PUT", "/secrets/:setName", jsonBody);
+  api.on("POST", "/secrets/:setName/rollback", jsonBody);
 
   // The hot path: the serialized list is reused while the organization's list version stands,
   // so a repeated GET reads one number from the database instead of every set, and for
@@ -317,10 +320,10 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const orgId = c.get("orgId");
     const write = putWrite(body);
     const outcome = write.type === "secret"
-      ? await putSecrets(orgId, name, write)
+      ? await putSecrets(orgId, name, write, c.get("caller").keyId)
       : await putImagePullSecret(orgId, name, write);
     wrote(orgId);
-    const { setCreated, ...report } = outcome;
+    const { setCreated, removed: _removed, ...report } = outcome;
     const response = { status: "OK" as const, region: report.set.region, ...report };
     // The documented bodies are answered as documented; ours as they always were.
     return c.json(response, write.documented ? 202 : setCreated ? 201 : 200);
@@ -330,6 +333,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     orgId: string,
     name: string,
     body: Extract<PutWrite, { type: "secret" }>,
+    actor: string,
   ): Promise<WriteOutcome> {
     const entries = body.secrets;
     const given = new Map(entries);
@@ -354,7 +358,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       vault.holds(sealed, valueContext(orgId, name, key), given.get(key)!);
     return await storage.putSecrets(
       orgId,
-      { name, region: body.region, values, replace: body.replace, holds },
+      { name, region: body.region, values, replace: body.replace, holds, actor },
       writeRules(),
     );
   }
@@ -381,7 +385,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   for (const route of [routes.deleteSecretFromSet, routes.deleteSecretSetKey]) {
     api.openapi(route, async (c) => {
       const { setName, secretKey } = c.req.valid("param");
-      const set = await storage.deleteKey(c.get("orgId"), setName, secretKey, clock());
+      const actor = c.get("caller").keyId;
+      const set = await storage.deleteKey(c.get("orgId"), setName, secretKey, clock(), actor);
       wrote(c.get("orgId"));
       return c.json({ status: "OK" as const, set }, 200);
     });
@@ -393,6 +398,74 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     wrote(c.get("orgId"));
     if (!deleted) throw notFound(`No set named "${setName}".`);
     return c.json({ status: "OK" as const }, 200);
+  });
+
+  api.openapi(routes.listSecretSetVersions, async (c) => {
+    const { setName: name } = c.req.valid("param");
+    const versions = await storage.listVersions(c.get("orgId"), name);
+    if (!versions) throw notFound(`No set named "${name}".`);
+    return c.json({ versions: versions.map(versionSummary) }, 200);
+  });
+
+  api.openapi(routes.getSecretSetVersion, async (c) => {
+    const { setName: name, version } = c.req.valid("param");
+    const orgId = c.get("orgId");
+    const stored = await storage.getVersion(orgId, name, version);
+    if (!stored) throw notFound(`Set "${name}" has no version ${version} (or no such set).`);
+    const rawKey = vault.fingerprintKey(orgId);
+    const hmacKey = await importFingerprintKey(rawKey);
+    const keyDetails = await Promise.all(stored.values.map(async ({ key, sealed }) => ({
+      key,
+      fingerprint: await fingerprint(
+        hmacKey,
+        vault.openSync(sealed, valueContext(orgId, name, key)),
+      ),
+    })));
+    return c.json({
+      ...versionSummary(stored),
+      keys: stored.values.map(({ key }) => key),
+      keyDetails,
+      fingerprintKey: rawKey.toBase64({ alphabet: "base64url", omitPadding: true }),
+    }, 200);
+  });
+
+  api.openapi(routes.rollbackSecretSet, async (c) => {
+    const { setName: name } = c.req.valid("param");
+    const { version } = c.req.valid("json");
+    const orgId = c.get("orgId");
+    const target = await storage.getVersion(orgId, name, version);
+    if (!target) throw notFound(`Set "${name}" has no version ${version} (or no such set).`);
+    // The version's own sealed values go back in place (they were sealed for this very place);
+    // a stored key holding the same value is told by opening both.
+    const wanted = new Map(target.values.map(({ key, sealed }) => [key, sealed]));
+    const holds = (key: string, stored: Uint8Array) => {
+      const context = valueContext(orgId, name, key);
+      return vault.holds(stored, context, vault.openSync(wanted.get(key)!, context));
+    };
+    const outcome = await storage.putSecrets(orgId, {
+      name,
+      region: undefined,
+      values: [...wanted],
+      replace: true,
+      holds,
+      actor: c.get("caller").keyId,
+      rollbackOf: version,
+    }, writeRules());
+    wrote(orgId);
+    const { setCreated: _created, ...report } = outcome;
+    return c.json({
+      status: "OK" as const,
+      region: report.set.region,
+      ...report,
+      version: report.version!,
+    }, 200);
+  });
+
+  api.openapi(routes.purgeSecretSetVersions, async (c) => {
+    const { setName: name } = c.req.valid("param");
+    const purged = await storage.purgeVersions(c.get("orgId"), name);
+    if (purged === undefined) throw notFound(`No set named "${name}".`);
+    return c.json({ status: "OK" as const, purged }, 200);
   });
 
   api.openapi(routes.listRegions, (c) => c.json(regionsBody, 200));
@@ -583,4 +656,18 @@ function toApiError(error: unknown): ApiError {
 /** `/v1/secrets/{name}` as a pattern that matches one path segment per parameter. */
 function pathPattern(path: string): RegExp {
   return new RegExp(`^${path.replaceAll(".", "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+}
+
+/** A version as the API shows it: ISO time, the writing key's id. */
+function versionSummary(info: VersionInfo): VersionSummary {
+  const summary: VersionSummary = {
+    version: info.version,
+    createdAt: new Date(info.createdAt).toISOString(),
+    keyId: info.actor,
+    created: info.created,
+    updated: info.updated,
+    removed: info.removed,
+  };
+  if (info.rollbackOf !== undefined) summary.rollbackOf = info.rollbackOf;
+  return summary;
 }

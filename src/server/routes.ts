@@ -9,15 +9,20 @@ import {
   ErrorResponse,
   KeyName,
   ListSecretSetsResponse,
+  ListVersionsResponse,
   MeResponse,
   NotReadyResponse,
+  PurgeVersionsResponse,
   PutSecretSetRequest,
   PutSecretSetResponse,
   REGION_PATTERN,
   RegionsResponse,
+  RollbackRequest,
+  RollbackResponse,
   RuntimeSecretSetResponse,
   SecretSetDetail,
   SetName,
+  VersionDetail,
 } from "../secrets/schemas.ts";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -142,6 +147,82 @@ export const deleteSecretSet = createRoute({
   },
 });
 
+const versionParams = z.object({
+  setName: SetName,
+  version: z.coerce.number().int().min(1).max(2 ** 31 - 1).meta({
+    description: "A version number, from the set's versions.",
+  }),
+});
+
+export const listSecretSetVersions = createRoute({
+  method: "get",
+  path: "/secrets/{setName}/versions",
+  operationId: "listSecretSetVersions",
+  summary: "A secret set's kept versions, newest first: who wrote each, when, and which keys it " +
+    "created, updated and removed; never a value. Not in the platform's documented API.",
+  security,
+  request: { params: setParams },
+  responses: {
+    200: json(ListVersionsResponse, "The versions; none for an image pull secret."),
+    ...validation,
+    ...notFound,
+    ...errors,
+  },
+});
+
+export const getSecretSetVersion = createRoute({
+  method: "get",
+  path: "/secrets/{setName}/versions/{version}",
+  operationId: "getSecretSetVersion",
+  summary: "One kept version: its key names and the fingerprints of its values. Not in the " +
+    "platform's documented API.",
+  security,
+  request: { params: versionParams },
+  responses: {
+    200: json(VersionDetail, "The version."),
+    ...validation,
+    404: json(ErrorResponse, "No such set, or that version is not kept (NOT_FOUND)."),
+    ...errors,
+  },
+});
+
+export const rollbackSecretSet = createRoute({
+  method: "post",
+  path: "/secrets/{setName}/rollback",
+  operationId: "rollbackSecretSet",
+  summary: "Make a kept version current again, as a new write (and a new version) whose keys and " +
+    "values are exactly that version's. Not in the platform's documented API.",
+  security,
+  request: {
+    params: setParams,
+    body: { required: true, content: { "application/json": { schema: RollbackRequest } } },
+  },
+  responses: {
+    200: json(RollbackResponse, "Written; the set is pending again unless nothing changed."),
+    ...validation,
+    404: json(ErrorResponse, "No such set, or that version is not kept (NOT_FOUND)."),
+    413: json(ErrorResponse, "Body over the limit."),
+    415: json(ErrorResponse, "The body is not application/json."),
+    ...errors,
+  },
+});
+
+export const purgeSecretSetVersions = createRoute({
+  method: "post",
+  path: "/secrets/{setName}/versions/purge",
+  operationId: "purgeSecretSetVersions",
+  summary: "Drop every version but the current one: for a value that leaked. Irreversible. Not " +
+    "in the platform's documented API.",
+  security,
+  request: { params: setParams },
+  responses: {
+    200: json(PurgeVersionsResponse, "Purged."),
+    ...validation,
+    ...notFound,
+    ...errors,
+  },
+});
+
 export const listRegions = createRoute({
   method: "get",
   path: "/regions",
@@ -205,6 +286,10 @@ export const ROUTES = [
   deleteSecretFromSet,
   deleteSecretSetKey,
   deleteSecretSet,
+  listSecretSetVersions,
+  getSecretSetVersion,
+  rollbackSecretSet,
+  purgeSecretSetVersions,
   listRegions,
   getMe,
   getRuntimeSecretSet,

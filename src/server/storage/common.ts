@@ -16,6 +16,7 @@ import type {
   StoredSet,
   StoredSetDetail,
   StoredValue,
+  VersionInfo,
   WriteRules,
 } from "./types.ts";
 
@@ -253,7 +254,11 @@ export function toHeadCounts(rows: Row[]): Map<string, number> {
 /** Where a re-sealing pass starts: the credentials, from the first set. */
 export const FIRST_RESEAL: ResealCursor = { table: "credentials", after: ["", ""] };
 
-/** The cursor after a batch that read `rows` of at most `limit` (each with its primary key). */
+/**
+ * The cursor after a batch that read `rows` of at most `limit` (each with its primary key): on in
+ * the same table, or the next table from its start (credentials, values, versions' values).
+ * A version number goes in the cursor as text, and back as a number (`afterVersion`).
+ */
 export function nextReseal(
   table: ResealCursor["table"],
   rows: Row[],
@@ -263,8 +268,50 @@ export function nextReseal(
     const last = rows.at(-1)!;
     const after = table === "credentials"
       ? [last.org_id as string, last.name as string]
-      : [last.org_id as string, last.set_name as string, last.key as string];
+      : table === "values"
+      ? [last.org_id as string, last.set_name as string, last.key as string]
+      : [last.org_id as string, last.set_name as string, String(last.version), last.key as string];
     return { table, after };
   }
-  return table === "credentials" ? { table: "values", after: ["", "", ""] } : undefined;
+  if (table === "credentials") return { table: "values", after: ["", "", ""] };
+  return table === "values" ? { table: "versions", after: ["", "", "0", ""] } : undefined;
+}
+
+/** Versions kept of each secret set, the current one included (docs/API.md, "Versions"). */
+export const VERSIONS_KEPT = 10;
+
+/** A version's row of either backend (key lists stored as JSON text). */
+export function toVersionInfo(row: Row): VersionInfo {
+  const info: VersionInfo = {
+    version: Number(row.version),
+    createdAt: Number(row.created_at),
+    actor: row.actor as string,
+    created: JSON.parse(row.created as string),
+    updated: JSON.parse(row.updated as string),
+    removed: JSON.parse(row.removed as string),
+  };
+  if (row.rollback_of != null) info.rollbackOf = Number(row.rollback_of);
+  return info;
+}
+
+/** The columns a version's row is written with, from what the write did. */
+export function versionRow(
+  orgId: string,
+  name: string,
+  version: number,
+  now: number,
+  changes: { created: string[]; updated: string[]; removed: string[] },
+  write: { actor?: string; rollbackOf?: number },
+) {
+  return {
+    org_id: orgId,
+    set_name: name,
+    version,
+    created_at: now,
+    actor: write.actor ?? "operator",
+    created: JSON.stringify(changes.created),
+    updated: JSON.stringify(changes.updated),
+    removed: JSON.stringify(changes.removed),
+    rollback_of: write.rollbackOf ?? null,
+  };
 }

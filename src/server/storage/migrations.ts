@@ -102,6 +102,44 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
       );
       CREATE INDEX runtime_key_sets_by_set ON runtime_key_sets (org_id, set_name);
     `,
+  }, {
+    // Versions of secret sets: each write that changes a set records the whole set as it leaves
+    // it (values sealed as the live ones, in the same places), the last VERSIONS_KEPT of them.
+    // Deleting the set deletes them. Each set starts from version 1, the set as it stands now.
+    version: 6,
+    sql: `
+      CREATE TABLE secret_versions (
+        org_id TEXT NOT NULL,
+        set_name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at ${bigint} NOT NULL,
+        actor TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        removed TEXT NOT NULL,
+        rollback_of INTEGER,
+        PRIMARY KEY (org_id, set_name, version),
+        FOREIGN KEY (org_id, set_name) REFERENCES secret_sets (org_id, name) ON DELETE CASCADE
+      );
+      CREATE TABLE secret_version_values (
+        org_id TEXT NOT NULL,
+        set_name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value ${bytes} NOT NULL,
+        PRIMARY KEY (org_id, set_name, version, key),
+        FOREIGN KEY (org_id, set_name, version)
+          REFERENCES secret_versions (org_id, set_name, version) ON DELETE CASCADE
+      );
+      INSERT INTO secret_versions
+        (org_id, set_name, version, created_at, actor, created, updated, removed)
+        SELECT org_id, name, 1, updated_at, 'migration', '[]', '[]', '[]' FROM secret_sets
+        WHERE type = 'secret';
+      INSERT INTO secret_version_values (org_id, set_name, version, key, value)
+        SELECT v.org_id, v.set_name, 1, v.key, v.value FROM secret_values v
+        JOIN secret_sets s ON s.org_id = v.org_id AND s.name = v.set_name
+        WHERE s.type = 'secret';
+    `,
   }];
 }
 

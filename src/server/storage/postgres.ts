@@ -27,8 +27,11 @@ import {
   toPendingSet,
   toStoredSet,
   toStoredValue,
+  toVersionInfo,
   unchangedSet,
   valuesToWrite,
+  versionRow,
+  VERSIONS_KEPT,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -45,6 +48,8 @@ import type {
   Storage,
   StoredSet,
   StoredSetDetail,
+  StoredVersion,
+  VersionInfo,
   WriteOutcome,
   WriteRules,
 } from "./types.ts";
@@ -132,7 +137,10 @@ export class PostgresStorage implements Storage {
          GROUP BY head
          UNION ALL
          SELECT ${sealedHeadSql("credentials", "postgres")} AS head, count(*) AS n
-         FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head`,
+         FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head
+         UNION ALL
+         SELECT ${sealedHeadSql("value", "postgres")} AS head, count(*) AS n
+         FROM secret_version_values GROUP BY head`,
       ),
     );
   }
@@ -151,10 +159,16 @@ export class PostgresStorage implements Storage {
             WHERE (org_id, name) > (${after[0]}, ${after[1]}) AND credentials IS NOT NULL
               AND substring(credentials from 1 for ${head}) <> ${current}
             ORDER BY org_id, name LIMIT ${limit}`
-        : await tx`SELECT org_id, set_name, key, value FROM secret_values
+        : table === "values"
+        ? await tx`SELECT org_id, set_name, key, value FROM secret_values
             WHERE (org_id, set_name, key) > (${after[0]}, ${after[1]}, ${after[2]})
               AND substring(value from 1 for ${head}) <> ${current}
-            ORDER BY org_id, set_name, key LIMIT ${limit}`;
+            ORDER BY org_id, set_name, key LIMIT ${limit}`
+        : await tx`SELECT org_id, set_name, version, key, value FROM secret_version_values
+            WHERE (org_id, set_name, version, key)
+              > (${after[0]}, ${after[1]}, ${Number(after[2])}, ${after[3]})
+              AND substring(value from 1 for ${head}) <> ${current}
+            ORDER BY org_id, set_name, version, key LIMIT ${limit}`;
       // Organization rows first and in one order, as writers take them: no deadlock with a
       // write to the same set while the batch holds its rows.
       for (const orgId of [...new Set(rows.map((row) => row.org_id as string))].sort()) {
@@ -171,6 +185,21 @@ export class PostgresStorage implements Storage {
           resealed = (await tx`UPDATE secret_sets AS s SET credentials = u.sealed::bytea
             FROM (VALUES ${tx(updates)}) AS u (org_id, name, old, sealed)
             WHERE s.org_id = u.org_id AND s.name = u.name AND s.credentials = u.old::bytea`).count;
+        }
+      } else if (table === "versions") {
+        const updates = rows.flatMap((row) => {
+          const place = { orgId: row.org_id, setName: row.set_name, key: row.key };
+          const sealed = reseal(place, row.value);
+          return sealed
+            ? [[row.org_id, row.set_name, row.version, row.key, row.value, sealed]]
+            : [];
+        });
+        if (updates.length) {
+          resealed = (await tx`UPDATE secret_version_values AS v SET value = u.sealed::bytea
+            FROM (VALUES ${tx(updates)}) AS u (org_id, set_name, version, key, old, sealed)
+            WHERE v.org_id = u.org_id AND v.set_name = u.set_name
+              AND v.version = u.version::integer AND v.key = u.key
+              AND v.value = u.old::bytea`).count;
         }
       } else {
         const updates = rows.flatMap((row) => {
@@ -319,7 +348,10 @@ export class PostgresStorage implements Storage {
       const stored = new Map(existing ? await valuesOf(tx, orgId, write.name) : []);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
-      if (unchanged) return { set: unchanged, setCreated: false, ...keys };
+      if (unchanged) {
+        const version = await currentVersion(tx, orgId, write.name);
+        return { set: unchanged, setCreated: false, ...keys, removed, version };
+      }
       const set = { type: "secret", region, host: null, credentials: null };
       await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
       if (removed.length) {
@@ -338,7 +370,49 @@ export class PostgresStorage implements Storage {
           ON CONFLICT (org_id, set_name, key)
           DO UPDATE SET value = excluded.value, written_at = excluded.written_at`;
       }
-      return { set: pendingSummary(write.name, set.type, region), setCreated: !existing, ...keys };
+      const changes = { ...keys, removed };
+      const version = await recordVersion(tx, orgId, write.name, rules.now, changes, write);
+      return {
+        set: pendingSummary(write.name, set.type, region),
+        setCreated: !existing,
+        ...changes,
+        version,
+      };
+    });
+  }
+
+  async listVersions(orgId: string, name: string): Promise<VersionInfo[] | undefined> {
+    if (!(await existingSet(this.sql, orgId, name))) return undefined;
+    const rows = await this.sql`SELECT * FROM secret_versions
+      WHERE org_id = ${orgId} AND set_name = ${name} ORDER BY version DESC`;
+    return rows.map(toVersionInfo);
+  }
+
+  async getVersion(
+    orgId: string,
+    name: string,
+    version: number,
+  ): Promise<StoredVersion | undefined> {
+    // One snapshot for the version and its values: a purge in between cannot split them.
+    return await this.sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+      const [row] = await tx`SELECT * FROM secret_versions
+        WHERE org_id = ${orgId} AND set_name = ${name} AND version = ${version}`;
+      if (!row) return undefined;
+      const values = await tx`SELECT key, value FROM secret_version_values
+        WHERE org_id = ${orgId} AND set_name = ${name} AND version = ${version} ORDER BY key`;
+      return {
+        ...toVersionInfo(row),
+        values: values.map((value) => ({ key: value.key, sealed: value.value })),
+      };
+    }) as StoredVersion | undefined;
+  }
+
+  purgeVersions(orgId: string, name: string): Promise<number | undefined> {
+    return this.writeTransaction(orgId, async (tx) => {
+      if (!(await existingSet(tx, orgId, name))) return undefined;
+      const current = (await currentVersion(tx, orgId, name)) ?? 0;
+      return (await tx`DELETE FROM secret_versions
+        WHERE org_id = ${orgId} AND set_name = ${name} AND version < ${current}`).count;
     });
   }
 
@@ -357,11 +431,24 @@ export class PostgresStorage implements Storage {
       };
       await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
       const summary = pendingSummary(write.name, set.type, region);
-      return { set: summary, setCreated: !existing, created: [], updated: [], unchanged: [] };
+      return {
+        set: summary,
+        setCreated: !existing,
+        created: [],
+        updated: [],
+        unchanged: [],
+        removed: [],
+      };
     });
   }
 
-  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
+  deleteKey(
+    orgId: string,
+    name: string,
+    key: string,
+    now: number,
+    actor?: string,
+  ): Promise<StoredSet> {
     return this.writeTransaction(orgId, async (tx) => {
       const existing = await existingSet(tx, orgId, name);
       if (!existing) throw notFound(`No set named "${name}".`);
@@ -369,6 +456,8 @@ export class PostgresStorage implements Storage {
         WHERE org_id = ${orgId} AND set_name = ${name} AND key = ${key}`;
       if (deleted.count === 0) throw notFound(`Set "${name}" has no key "${key}".`);
       await writeSet(tx, orgId, name, { ...existing, host: null, credentials: null }, true, now);
+      const removal = { created: [], updated: [], removed: [key] };
+      await recordVersion(tx, orgId, name, now, removal, { actor });
       return pendingSummary(name, existing.type, existing.region);
     });
   }
@@ -448,6 +537,36 @@ async function placeSet(
 async function countSets(sql: Sql, orgId: string): Promise<number> {
   const [{ n }] = await sql`SELECT count(*)::int AS n FROM secret_sets WHERE org_id = ${orgId}`;
   return n;
+}
+
+async function currentVersion(sql: Sql, orgId: string, name: string): Promise<number | undefined> {
+  const [{ v }] = await sql`SELECT max(version) AS v FROM secret_versions
+    WHERE org_id = ${orgId} AND set_name = ${name}`;
+  return v == null ? undefined : Number(v);
+}
+
+/**
+ * Records the set as the write leaves it as its next version, and drops versions beyond the last
+ * VERSIONS_KEPT, in the write's transaction (which holds the organization's row lock).
+ */
+async function recordVersion(
+  tx: postgres.TransactionSql,
+  orgId: string,
+  name: string,
+  now: number,
+  changes: { created: string[]; updated: string[]; removed: string[] },
+  write: { actor?: string; rollbackOf?: number },
+): Promise<number> {
+  const version = ((await currentVersion(tx, orgId, name)) ?? 0) + 1;
+  await tx`INSERT INTO secret_versions ${
+    tx(versionRow(orgId, name, version, now, changes, write))
+  }`;
+  await tx`INSERT INTO secret_version_values (org_id, set_name, version, key, value)
+    SELECT org_id, set_name, ${version}, key, value FROM secret_values
+    WHERE org_id = ${orgId} AND set_name = ${name}`;
+  await tx`DELETE FROM secret_versions
+    WHERE org_id = ${orgId} AND set_name = ${name} AND version <= ${version - VERSIONS_KEPT}`;
+  return version;
 }
 
 async function valuesOf(

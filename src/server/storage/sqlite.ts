@@ -29,8 +29,11 @@ import {
   toPendingSet,
   toStoredSet,
   toStoredValue,
+  toVersionInfo,
   unchangedSet,
   valuesToWrite,
+  versionRow,
+  VERSIONS_KEPT,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import type {
@@ -47,6 +50,8 @@ import type {
   Storage,
   StoredSet,
   StoredSetDetail,
+  StoredVersion,
+  VersionInfo,
   WriteOutcome,
   WriteRules,
 } from "./types.ts";
@@ -207,7 +212,10 @@ export class SqliteStorage implements Storage {
            GROUP BY head
            UNION ALL
            SELECT ${sealedHeadSql("credentials", "sqlite")} AS head, count(*) AS n
-           FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head`,
+           FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head
+           UNION ALL
+           SELECT ${sealedHeadSql("value", "sqlite")} AS head, count(*) AS n
+           FROM secret_version_values GROUP BY head`,
         ).all(),
       )
     );
@@ -238,6 +246,38 @@ export class SqliteStorage implements Storage {
           if (sealed) {
             resealed += Number(
               update.run(sealed, place.orgId, place.setName, row.credentials as Uint8Array).changes,
+            );
+          }
+        }
+        return { resealed, next: nextReseal(table, rows, limit) };
+      }
+      if (table === "versions") {
+        const rows = this.sql(
+          `SELECT org_id, set_name, version, key, value FROM secret_version_values
+           WHERE (org_id, set_name, version, key) > (?, ?, ?, ?) AND substr(value, 1, ?) <> ?
+           ORDER BY org_id, set_name, version, key LIMIT ?`,
+        ).all(after[0], after[1], Number(after[2]), after[3], current.length, current, limit);
+        const update = this.sql(
+          `UPDATE secret_version_values SET value = ?
+           WHERE org_id = ? AND set_name = ? AND version = ? AND key = ? AND value = ?`,
+        );
+        for (const row of rows) {
+          const place = {
+            orgId: row.org_id as string,
+            setName: row.set_name as string,
+            key: row.key as string,
+          };
+          const sealed = reseal(place, row.value as Uint8Array);
+          if (sealed) {
+            resealed += Number(
+              update.run(
+                sealed,
+                place.orgId,
+                place.setName,
+                row.version as number,
+                place.key,
+                row.value as Uint8Array,
+              ).changes,
             );
           }
         }
@@ -480,7 +520,10 @@ export class SqliteStorage implements Storage {
       const stored = new Map(existing ? this.valuesOf(orgId, write.name) : []);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
-      if (unchanged) return { set: unchanged, setCreated: false, ...keys };
+      if (unchanged) {
+        const version = this.currentVersion(orgId, write.name);
+        return { set: unchanged, setCreated: false, ...keys, removed, version };
+      }
       const set = { type: "secret", region, host: null, credentials: null };
       this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
       const remove = this.sql(
@@ -495,11 +538,85 @@ export class SqliteStorage implements Storage {
       for (const [key, value] of valuesToWrite(write, keys)) {
         upsert.run(orgId, write.name, key, value, rules.now);
       }
+      const version = this.recordVersion(orgId, write.name, rules.now, { ...keys, removed }, write);
       return {
         set: pendingSummary(write.name, set.type, region),
         setCreated: !existing,
         ...keys,
+        removed,
+        version,
       };
+    });
+  }
+
+  private currentVersion(orgId: string, name: string): number | undefined {
+    const row = this.sql(
+      "SELECT max(version) AS v FROM secret_versions WHERE org_id = ? AND set_name = ?",
+    ).get(orgId, name) as Row;
+    return row.v == null ? undefined : Number(row.v);
+  }
+
+  /**
+   * Records the set as this write leaves it as its next version, and drops versions beyond the
+   * last VERSIONS_KEPT. Inside the write's transaction: a version exists exactly when its write
+   * does.
+   */
+  private recordVersion(
+    orgId: string,
+    name: string,
+    now: number,
+    changes: { created: string[]; updated: string[]; removed: string[] },
+    write: { actor?: string; rollbackOf?: number },
+  ): number {
+    const version = (this.currentVersion(orgId, name) ?? 0) + 1;
+    const row = versionRow(orgId, name, version, now, changes, write);
+    this.sql(
+      `INSERT INTO secret_versions (org_id, set_name, version, created_at, actor, created, updated,
+         removed, rollback_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(...Object.values(row));
+    this.sql(
+      `INSERT INTO secret_version_values (org_id, set_name, version, key, value)
+       SELECT org_id, set_name, ?, key, value FROM secret_values WHERE org_id = ? AND set_name = ?`,
+    ).run(version, orgId, name);
+    this.sql("DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version <= ?")
+      .run(orgId, name, version - VERSIONS_KEPT);
+    return version;
+  }
+
+  listVersions(orgId: string, name: string): Promise<VersionInfo[] | undefined> {
+    return settle(() => {
+      if (!this.existing(orgId, name)) return undefined;
+      return this.sql(
+        `SELECT * FROM secret_versions WHERE org_id = ? AND set_name = ? ORDER BY version DESC`,
+      ).all(orgId, name).map(toVersionInfo);
+    });
+  }
+
+  getVersion(orgId: string, name: string, version: number): Promise<StoredVersion | undefined> {
+    return settle(() => {
+      const row = this.sql(
+        "SELECT * FROM secret_versions WHERE org_id = ? AND set_name = ? AND version = ?",
+      ).get(orgId, name, version) as Row | undefined;
+      if (!row) return undefined;
+      const values = this.sql(
+        `SELECT key, value FROM secret_version_values
+         WHERE org_id = ? AND set_name = ? AND version = ? ORDER BY key`,
+      ).all(orgId, name, version).map((value) => ({
+        key: value.key as string,
+        sealed: value.value as Uint8Array,
+      }));
+      return { ...toVersionInfo(row), values };
+    });
+  }
+
+  purgeVersions(orgId: string, name: string): Promise<number | undefined> {
+    return this.write(undefined, () => {
+      if (!this.existing(orgId, name)) return undefined;
+      const current = this.currentVersion(orgId, name) ?? 0;
+      return Number(
+        this.sql("DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version < ?")
+          .run(orgId, name, current).changes,
+      );
     });
   }
 
@@ -518,11 +635,24 @@ export class SqliteStorage implements Storage {
       };
       this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
       const summary = pendingSummary(write.name, set.type, region);
-      return { set: summary, setCreated: !existing, created: [], updated: [], unchanged: [] };
+      return {
+        set: summary,
+        setCreated: !existing,
+        created: [],
+        updated: [],
+        unchanged: [],
+        removed: [],
+      };
     });
   }
 
-  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet> {
+  deleteKey(
+    orgId: string,
+    name: string,
+    key: string,
+    now: number,
+    actor?: string,
+  ): Promise<StoredSet> {
     return this.write(orgId, () => {
       const existing = this.existing(orgId, name);
       if (!existing) throw notFound(`No set named "${name}".`);
@@ -532,6 +662,8 @@ export class SqliteStorage implements Storage {
         .run(orgId, name, key);
       if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
       this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
+      const removal = { created: [], updated: [], removed: [key] };
+      this.recordVersion(orgId, name, now, removal, { actor });
       return pendingSummary(name, existing.type, existing.region);
     });
   }

@@ -38,6 +38,10 @@ export interface SecretsWrite {
    * when it was written) and reported unchanged.
    */
   holds?: (key: string, sealed: Uint8Array) => boolean;
+  /** Who writes: the API key's id; `operator` (the default) for the server's own commands. */
+  actor?: string;
+  /** The version a rollback restores (recorded with the version it makes). */
+  rollbackOf?: number;
 }
 
 export interface ImagePullSecretWrite {
@@ -65,6 +69,26 @@ export interface WriteOutcome {
   updated: string[];
   /** Keys written with the value they held: left as they were. */
   unchanged: string[];
+  /** Keys a replacing write removed. */
+  removed: string[];
+  /** A secret set's version after the write: a new one when it changed the set. */
+  version?: number;
+}
+
+/** One kept version of a secret set (see migration 6). Milliseconds since the epoch. */
+export interface VersionInfo {
+  version: number;
+  createdAt: number;
+  actor: string;
+  created: string[];
+  updated: string[];
+  removed: string[];
+  rollbackOf?: number;
+}
+
+/** A version with its values, sealed as the live ones are (sorted by key). */
+export interface StoredVersion extends VersionInfo {
+  values: { key: string; sealed: Uint8Array }[];
 }
 
 /** A set waiting for the provisioner. `generation` changes with every write to the set. */
@@ -136,7 +160,7 @@ export interface SealedPlace {
 
 /** Where a re-sealing pass goes on from: the table, and the last primary key it looked at. */
 export interface ResealCursor {
-  table: "credentials" | "values";
+  table: "credentials" | "values" | "versions";
   after: string[];
 }
 
@@ -219,8 +243,20 @@ export interface Storage {
     write: ImagePullSecretWrite,
     rules: WriteRules,
   ): Promise<WriteOutcome>;
-  /** Throws ApiError 404 when the set or the key does not exist. */
-  deleteKey(orgId: string, name: string, key: string, now: number): Promise<StoredSet>;
+  /** Throws ApiError 404 when the set or the key does not exist. Makes a version. */
+  deleteKey(
+    orgId: string,
+    name: string,
+    key: string,
+    now: number,
+    actor?: string,
+  ): Promise<StoredSet>;
+  /** A secret set's kept versions, newest first; undefined when there is no such set. */
+  listVersions(orgId: string, name: string): Promise<VersionInfo[] | undefined>;
+  /** One kept version with its values; undefined when the set or that version is not there. */
+  getVersion(orgId: string, name: string, version: number): Promise<StoredVersion | undefined>;
+  /** Drops every version but the current one: how many; undefined when there is no such set. */
+  purgeVersions(orgId: string, name: string): Promise<number | undefined>;
   /** False when there was no such set. */
   deleteSet(orgId: string, name: string): Promise<boolean>;
 
