@@ -48,13 +48,18 @@ import {
   DeleteKeyResponse,
   ErrorResponse,
   ListSecretSetsResponse,
+  ListVersionsResponse,
   MeResponse,
   NotReadyResponse,
+  PurgeVersionsResponse,
   PutSecretSetResponse,
   RegionsResponse,
+  RollbackResponse,
   RuntimeSecretSetResponse,
   SecretSetDetail,
   type SecretSetSummary,
+  VersionDetail,
+  type VersionSummary,
 } from "./responses.ts";
 
 /** The set names a server that follows the documentation takes (its `setName` pattern). */
@@ -73,7 +78,13 @@ export interface Regions {
 }
 
 /** What voicebot's server offers beyond the documentation (docs/API.md). */
-export type Extension = "replace" | "fingerprints" | "me" | "registry-host" | "runtime";
+export type Extension =
+  | "replace"
+  | "fingerprints"
+  | "me"
+  | "registry-host"
+  | "runtime"
+  | "versions";
 
 /** The bodies this client sends: the documented two, and voicebot's for `replace`. */
 export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecretsRequest;
@@ -202,6 +213,54 @@ export class SecretsClient {
   /** Whether the server's last answer named this extension (see the module's comment). */
   offers(extension: Extension): boolean {
     return this.#extensions.has(extension);
+  }
+
+  /**
+   * Refuses what the server's last answer did not name among its extensions: `what` is not in
+   * the platform's documented API. Asked after a read, before anything is written.
+   */
+  requireExtension(extension: Extension, what: string): void {
+    if (this.offers(extension)) return;
+    throw new UsageError(
+      `${what} is not offered by the API at ${this.baseUrl}; nothing was changed.`,
+      {
+        hint:
+          `it is an extension of voicebot's own server (\`voicebot cloud serve\`), which this server does not name (\`${extension}\`).`,
+      },
+    );
+  }
+
+  /** GET /secrets/{name}/versions (voicebot's `versions`): newest first; never a value. */
+  async listVersions(name: string): Promise<VersionSummary[]> {
+    const path = `${setPath(name)}/versions`;
+    return (await this.#forSet(name, this.#request("GET", path, ListVersionsResponse))).versions;
+  }
+
+  /** GET /secrets/{name}/versions/{version}: its keys and their values' fingerprints. */
+  getVersion(name: string, version: number): Promise<VersionDetail> {
+    return this.#forSet(
+      name,
+      this.#request("GET", `${setPath(name)}/versions/${version}`, VersionDetail),
+    );
+  }
+
+  /**
+   * POST /secrets/{name}/rollback: the version's keys and values become the set's, as a new write.
+   * Safe to repeat: a second one finds them in place and changes nothing.
+   */
+  async rollback(name: string, version: number): Promise<RollbackResponse & { replayed?: true }> {
+    const attempts = { lost: false };
+    const response = await this.#forSet(
+      name,
+      this.#request("POST", `${setPath(name)}/rollback`, RollbackResponse, { version }, attempts),
+    );
+    return attempts.lost ? { ...response, replayed: true } : response;
+  }
+
+  /** POST /secrets/{name}/versions/purge: drops every version but the current one; how many. */
+  async purgeVersions(name: string): Promise<number> {
+    const path = `${setPath(name)}/versions/purge`;
+    return (await this.#forSet(name, this.#request("POST", path, PurgeVersionsResponse))).purged;
   }
 
   /** GET /secrets: every set of the organization (of one region), image pull secrets included. */
@@ -340,7 +399,7 @@ export class SecretsClient {
    * timeout), so that a later attempt's answer may describe what that one did.
    */
   async #request<S extends z.ZodMiniType>(
-    method: "GET" | "PUT" | "DELETE",
+    method: "GET" | "PUT" | "POST" | "DELETE",
     path: string,
     schema: S | null,
     body?: unknown,
@@ -505,7 +564,7 @@ export class SecretsClient {
 
 const setPath = (name: string) => `/secrets/${encodeURIComponent(name)}`;
 
-/** The global fetch, sending PUT and DELETE on connections that are never reused (see above). */
+/** The global fetch, sending writes (PUT, POST, DELETE) on connections never reused (see above). */
 function globalFetch(): Fetch {
   let writes: Deno.HttpClient | undefined;
   return (request) => {

@@ -53,6 +53,7 @@ export const PutSecretSetResponse = z.object({
   created: z.optional(z.array(z.string())),
   updated: z.optional(z.array(z.string())),
   unchanged: z.optional(z.array(z.string())),
+  version: z.optional(z.int()),
 });
 export type PutSecretSetResponse = z.infer<typeof PutSecretSetResponse>;
 
@@ -83,6 +84,37 @@ export const RuntimeSecretSetResponse = z.object({
   secrets: z.array(z.object({ secretKey: z.string(), secretValue: z.string() })),
 });
 export type RuntimeSecretSetResponse = z.infer<typeof RuntimeSecretSetResponse>;
+
+/** voicebot's versions of a secret set (no documented twin). */
+export const VersionSummary = z.object({
+  version: z.int(),
+  createdAt: z.string(),
+  keyId: z.string(),
+  created: z.array(z.string()),
+  updated: z.array(z.string()),
+  removed: z.array(z.string()),
+  rollbackOf: z.optional(z.int()),
+});
+export type VersionSummary = z.infer<typeof VersionSummary>;
+
+export const ListVersionsResponse = z.object({ versions: z.array(VersionSummary) });
+export type ListVersionsResponse = z.infer<typeof ListVersionsResponse>;
+
+export const VersionDetail = z.extend(VersionSummary, {
+  keys: z.array(z.string()),
+  keyDetails: z.array(z.object({ key: z.string(), fingerprint: z.string() })),
+  fingerprintKey: z.string(),
+});
+export type VersionDetail = z.infer<typeof VersionDetail>;
+
+export const RollbackResponse = z.extend(PutSecretSetResponse, {
+  removed: z.array(z.string()),
+  version: z.int(),
+});
+export type RollbackResponse = z.infer<typeof RollbackResponse>;
+
+export const PurgeVersionsResponse = z.object({ status: StatusOk, purged: z.int() });
+export type PurgeVersionsResponse = z.infer<typeof PurgeVersionsResponse>;
 
 export const ErrorDetail = z.object({ field: z.string(), message: z.string() });
 

@@ -273,7 +273,7 @@ export type RuntimeSecretSetResponse = z.infer<typeof RuntimeSecretSetResponse>;
 /** One version of a secret set: who made it, when, and what it changed; never a value. */
 export const VersionSummary = z
   .object({
-    version: z.number().int().min(1).meta({ description: "1 for the set's first write, then +1." }),
+    version: z.number().int().meta({ description: "1 for the set's first write, then +1." }),
     createdAt: z.string().meta({
       description: "When the write that made it was committed (ISO 8601, UTC).",
       example: "2026-01-31T12:00:00.000Z",

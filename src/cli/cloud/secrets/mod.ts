@@ -7,6 +7,8 @@ import set from "./set.ts";
 import diff from "./diff.ts";
 import imagePullSecret from "./image_pull_secret.ts";
 import runWith from "./run.ts";
+import history from "./history.ts";
+import rollback from "./rollback.ts";
 
 export default define({
   name: "secrets",
@@ -19,6 +21,8 @@ export default define({
     delete: remove,
     "image-pull-secret": imagePullSecret,
     run: runWith,
+    history,
+    rollback,
   },
   run: () => {
     console.log(
@@ -33,6 +37,8 @@ export default define({
         "  delete NAME              Delete a whole set (irreversible)",
         "  image-pull-secret NAME HOST [user:password]  Store registry credentials",
         "  run NAME ... -- COMMAND  Run COMMAND with the sets' values in its environment",
+        "  history NAME [--purge]   Show a secret set's versions (no values); drop old ones",
+        "  rollback NAME VERSION    Make a kept version of a secret set current again",
         "",
         "Common options: -o ORG (organization), --api-url URL, --json.",
         "Run `voicebot cloud secrets <command> --help` for a command's options.",
