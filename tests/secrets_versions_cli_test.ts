@@ -105,3 +105,27 @@ Deno.test("the wrong .env uploaded over a working set: history shows it, rollbac
   assert.equal(badVersion.code, 2);
   assertNoValue(history.stdout, history.stderr, dry.stdout, rolled.stdout, rolled.stderr);
 });
+
+Deno.test("cloud audit: who changed what and when, newest first, as a table and as JSON; never a value", async () => {
+  await using s = await loggedIn();
+  const env = join(s.home, ".env");
+  await Deno.writeTextFile(env, GOOD);
+  assert.equal((await s.run(["cloud", "secrets", "set", "bot", "--file", env])).code, 0);
+  assert.equal(
+    (await s.run(["cloud", "secrets", "unset", "bot", "DEEPGRAM_API_KEY", "--yes"])).code,
+    0,
+  );
+
+  const table = await s.run(["cloud", "audit"]);
+  assert.equal(table.code, 0, table.stderr);
+  const rows = table.stdout.split("\n").filter((line) => /\d{4}-\d\d-\d\dT/.test(line));
+  assert.match(rows[0], /key\.delete\s.*bot\s.*DEEPGRAM_API_KEY/);
+  assert.match(rows[1], /set\.write\s.*bot\s.*DEEPGRAM_API_KEY, OPENAI_API_KEY/);
+
+  const json = await s.run(["cloud", "audit", "--json", "--limit", "2"]);
+  assert.equal(json.code, 0, json.stderr);
+  const { events } = JSON.parse(json.stdout);
+  assert.deepEqual(events.map((e: { action: string }) => e.action), ["key.delete", "set.write"]);
+  assert.equal((await s.run(["cloud", "audit", "--limit", "0"])).code, 2);
+  assertNoValue(table.stdout, table.stderr, json.stdout);
+});

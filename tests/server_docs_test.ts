@@ -4,6 +4,9 @@ import serve, { AUTH_CACHE_SECONDS } from "../src/cli/cloud/serve.ts";
 import { AUTH_CACHE_MS, LAST_USED_PRECISION_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { DEFAULT_LIMITS, DEFAULT_REGIONS, PROVISION_POLL_MS } from "../src/server/config.ts";
+import { AUDIT_RETENTION_DAYS, VERSIONS_KEPT } from "../src/server/storage/common.ts";
+import { ROTATION_BATCH } from "../src/server/rotation.ts";
+import { ROTATION_BATCH as CLI_ROTATION_BATCH } from "../src/cli/cloud/serve.ts";
 import { PROVISION_BATCH } from "../src/server/provisioner.ts";
 import { BUSY_TIMEOUT_MS } from "../src/server/storage/sqlite.ts";
 import {
@@ -120,4 +123,12 @@ Deno.test("docs/API.md: the provisioner's pace and the databases' connection num
   assert.match(flat, new RegExp(`waits at most ${CLOSE_TIMEOUT_SECONDS} seconds for the queries`));
   assert.match(flat, new RegExp(`at most ${CLOSE_TIMEOUT_SECONDS} seconds for PostgreSQL`));
   assert.match(flat, new RegExp(`busy timeout ${BUSY_TIMEOUT_MS / 1000} s\\b`));
+});
+
+Deno.test("docs/API.md: versions kept, audit retention and the rotation batch are the real ones", () => {
+  assert.match(flat, new RegExp(`the last ${VERSIONS_KEPT} versions of each set`));
+  assert.match(flat, new RegExp(`Retention:\\*\\* ${AUDIT_RETENTION_DAYS} days`));
+  assert.match(flat, new RegExp(`batches of \`--batch-size\` \\(${ROTATION_BATCH}\\) items`));
+  // The CLI's default (it may not import the server) is the server's.
+  assert.equal(CLI_ROTATION_BATCH, ROTATION_BATCH);
 });

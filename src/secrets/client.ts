@@ -45,6 +45,7 @@ import type {
 } from "./schemas.ts";
 // The answers are read with zod/mini twins of the wire schemas (see responses.ts).
 import {
+  AuditEventsResponse,
   DeleteKeyResponse,
   ErrorResponse,
   ListSecretSetsResponse,
@@ -84,7 +85,8 @@ export type Extension =
   | "me"
   | "registry-host"
   | "runtime"
-  | "versions";
+  | "versions"
+  | "audit";
 
 /** The bodies this client sends: the documented two, and voicebot's for `replace`. */
 export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecretsRequest;
@@ -261,6 +263,21 @@ export class SecretsClient {
   async purgeVersions(name: string): Promise<number> {
     const path = `${setPath(name)}/versions/purge`;
     return (await this.#forSet(name, this.#request("POST", path, PurgeVersionsResponse))).purged;
+  }
+
+  /**
+   * GET /audit (voicebot's `audit`): a page of the organization's events, newest first. A server
+   * without it is said to lack it (UsageError), whatever it answered.
+   */
+  async listAudit(limit: number, cursor?: string): Promise<AuditEventsResponse> {
+    const query = `?limit=${limit}${cursor === undefined ? "" : `&cursor=${cursor}`}`;
+    try {
+      return await this.#request("GET", `/audit${query}`, AuditEventsResponse);
+    } catch (error) {
+      if (error instanceof AuthError || this.offers("audit")) throw error;
+      this.requireExtension("audit", "the audit trail");
+      throw error;
+    }
   }
 
   /** GET /secrets: every set of the organization (of one region), image pull secrets included. */

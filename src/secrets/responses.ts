@@ -116,6 +116,36 @@ export type RollbackResponse = z.infer<typeof RollbackResponse>;
 export const PurgeVersionsResponse = z.object({ status: StatusOk, purged: z.int() });
 export type PurgeVersionsResponse = z.infer<typeof PurgeVersionsResponse>;
 
+/** voicebot's audit trail (no documented twin): names and counts, never a value. */
+export const AuditEventBody = z.object({
+  id: z.string(),
+  at: z.string(),
+  keyId: z.string(),
+  action: z.enum([
+    "set.write",
+    "set.rollback",
+    "key.delete",
+    "set.delete",
+    "image-pull-secret.write",
+    "versions.purge",
+    "api-key.create",
+    "api-key.revoke",
+    "master-key.rotate",
+    "runtime.read",
+  ]),
+  set: z.optional(z.string()),
+  keys: z.array(z.string()),
+  requestId: z.optional(z.string()),
+  detail: z.optional(z.record(z.string(), z.unknown())),
+});
+export type AuditEventBody = z.infer<typeof AuditEventBody>;
+
+export const AuditEventsResponse = z.object({
+  events: z.array(AuditEventBody),
+  nextCursor: z.optional(z.string()),
+});
+export type AuditEventsResponse = z.infer<typeof AuditEventsResponse>;
+
 export const ErrorDetail = z.object({ field: z.string(), message: z.string() });
 
 export const ErrorResponse = z.object({

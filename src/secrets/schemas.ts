@@ -335,6 +335,48 @@ export const PurgeVersionsResponse = z
   .meta({ id: "PurgeVersionsResponse" });
 export type PurgeVersionsResponse = z.infer<typeof PurgeVersionsResponse>;
 
+/** One change recorded by the audit trail (voicebot's own): names and counts, never a value. */
+export const AuditEventBody = z
+  .object({
+    id: z.string().meta({ description: "Grows with every event; the cursor of the next page." }),
+    at: z.string().meta({ description: "When (ISO 8601, UTC)." }),
+    keyId: z.string().meta({
+      description: "The public id of the API key that made the change, or `operator` for the " +
+        "server's own commands (create-key, revoke-key, rotate-master-key).",
+    }),
+    action: z.enum([
+      "set.write",
+      "set.rollback",
+      "key.delete",
+      "set.delete",
+      "image-pull-secret.write",
+      "versions.purge",
+      "api-key.create",
+      "api-key.revoke",
+      "master-key.rotate",
+      "runtime.read",
+    ]),
+    set: z.string().optional().meta({ description: "The set it concerns, if one." }),
+    keys: z.array(z.string()).meta({ description: "The key names it concerns." }),
+    requestId: z.string().optional().meta({ description: "The request that made it." }),
+    detail: z.record(z.string(), z.unknown()).optional().meta({
+      description: "A few facts more (a version, the keys created, updated and removed, a " +
+        "count, a registry host, an API key's id); never a value, credential or key.",
+    }),
+  })
+  .meta({ id: "AuditEvent" });
+export type AuditEventBody = z.infer<typeof AuditEventBody>;
+
+export const AuditEventsResponse = z
+  .object({
+    events: z.array(AuditEventBody).meta({ description: "Newest first." }),
+    nextCursor: z.string().optional().meta({
+      description: "Present when older events remain: pass it as `cursor` for the next page.",
+    }),
+  })
+  .meta({ id: "AuditEventsResponse" });
+export type AuditEventsResponse = z.infer<typeof AuditEventsResponse>;
+
 export const ErrorCode = z.enum([
   "VALIDATION_ERROR",
   "UNAUTHORIZED",

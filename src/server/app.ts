@@ -11,6 +11,8 @@ import { HTTPException } from "hono/http-exception";
 import { matchedRoutes } from "hono/route";
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import {
+  type AuditEventBody,
+  type AuditEventsResponse,
   type ErrorDetail,
   type ListSecretSetsResponse,
   putRequestSchemaFor,
@@ -36,7 +38,14 @@ import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
 import { issuesToDetails, readJsonBody, requestIdFor } from "./request.ts";
 import * as routes from "./routes.ts";
-import type { Storage, VersionInfo, WriteOutcome, WriteRules } from "./storage/types.ts";
+import type {
+  AuditEvent,
+  Author,
+  Storage,
+  VersionInfo,
+  WriteOutcome,
+  WriteRules,
+} from "./storage/types.ts";
 
 export interface AppOptions {
   vault: Vault;
@@ -59,9 +68,9 @@ export interface AppOptions {
  * `replace` among them), `fingerprints` (`keyDetails` and `fingerprintKey` in a set's detail),
  * `me` (`GET /me`), `registry-host` (an image pull secret's `host` may be `host[:port]`, where
  * the documentation takes a URL), `runtime` (runtime keys and `GET /runtime/secrets/{setName}`),
- * `versions` (a secret set's versions, rollback and purge).
+ * `versions` (a secret set's versions, rollback and purge), `audit` (`GET /audit`).
  */
-export const EXTENSIONS = "replace, fingerprints, me, registry-host, runtime, versions";
+export const EXTENSIONS = "replace, fingerprints, me, registry-host, runtime, versions, audit";
 
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
@@ -320,8 +329,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const orgId = c.get("orgId");
     const write = putWrite(body);
     const outcome = write.type === "secret"
-      ? await putSecrets(orgId, name, write, c.get("caller").keyId)
-      : await putImagePullSecret(orgId, name, write);
+      ? await putSecrets(orgId, name, write, authorOf(c))
+      : await putImagePullSecret(orgId, name, write, authorOf(c));
     wrote(orgId);
     const { setCreated, removed: _removed, ...report } = outcome;
     const response = { status: "OK" as const, region: report.set.region, ...report };
@@ -333,7 +342,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     orgId: string,
     name: string,
     body: Extract<PutWrite, { type: "secret" }>,
-    actor: string,
+    author: Author,
   ): Promise<WriteOutcome> {
     const entries = body.secrets;
     const given = new Map(entries);
@@ -358,7 +367,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       vault.holds(sealed, valueContext(orgId, name, key), given.get(key)!);
     return await storage.putSecrets(
       orgId,
-      { name, region: body.region, values, replace: body.replace, holds, actor },
+      { name, region: body.region, values, replace: body.replace, holds, author },
       writeRules(),
     );
   }
@@ -367,6 +376,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     orgId: string,
     name: string,
     body: Extract<PutWrite, { type: "imagePullSecret" }>,
+    author: Author,
   ): Promise<WriteOutcome> {
     if (utf8Length(body.credentials) > limits.maxValueBytes) {
       throw tooLarge(`The credentials are over ${limits.maxValueBytes} bytes.`, [{
@@ -377,7 +387,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const credentials = await vault.seal(body.credentials, credentialsContext(orgId, name));
     return await storage.putImagePullSecret(
       orgId,
-      { name, region: body.region, host: body.host, credentials },
+      { name, region: body.region, host: body.host, credentials, author },
       writeRules(),
     );
   }
@@ -385,8 +395,13 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   for (const route of [routes.deleteSecretFromSet, routes.deleteSecretSetKey]) {
     api.openapi(route, async (c) => {
       const { setName, secretKey } = c.req.valid("param");
-      const actor = c.get("caller").keyId;
-      const set = await storage.deleteKey(c.get("orgId"), setName, secretKey, clock(), actor);
+      const set = await storage.deleteKey(
+        c.get("orgId"),
+        setName,
+        secretKey,
+        clock(),
+        authorOf(c),
+      );
       wrote(c.get("orgId"));
       return c.json({ status: "OK" as const, set }, 200);
     });
@@ -394,7 +409,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   api.openapi(routes.deleteSecretSet, async (c) => {
     const { setName } = c.req.valid("param");
-    const deleted = await storage.deleteSet(c.get("orgId"), setName);
+    const deleted = await storage.deleteSet(c.get("orgId"), setName, authorOf(c));
     wrote(c.get("orgId"));
     if (!deleted) throw notFound(`No set named "${setName}".`);
     return c.json({ status: "OK" as const }, 200);
@@ -448,7 +463,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       values: [...wanted],
       replace: true,
       holds,
-      actor: c.get("caller").keyId,
+      author: authorOf(c),
       rollbackOf: version,
     }, writeRules());
     wrote(orgId);
@@ -463,9 +478,19 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   api.openapi(routes.purgeSecretSetVersions, async (c) => {
     const { setName: name } = c.req.valid("param");
-    const purged = await storage.purgeVersions(c.get("orgId"), name);
+    const purged = await storage.purgeVersions(c.get("orgId"), name, authorOf(c));
     if (purged === undefined) throw notFound(`No set named "${name}".`);
     return c.json({ status: "OK" as const, purged }, 200);
+  });
+
+  api.openapi(routes.listAuditEvents, async (c) => {
+    const { limit, cursor } = c.req.valid("query");
+    const before = cursor === undefined ? undefined : Number(cursor);
+    const events = await storage.listAudit(c.get("orgId"), limit + 1, before);
+    const page = events.slice(0, limit).map(auditEventBody);
+    const body: AuditEventsResponse = { events: page };
+    if (events.length > limit) body.nextCursor = String(events[limit - 1].id);
+    return c.json(body, 200);
   });
 
   api.openapi(routes.listRegions, (c) => c.json(regionsBody, 200));
@@ -500,6 +525,15 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       secretKey: key,
       secretValue: await vault.open(sealed, valueContext(orgId, name, key)),
     })));
+    // Who read which set, when: names only. A read changes nothing, so it is recorded after it.
+    await storage.recordAudit({
+      orgId,
+      at: clock(),
+      author: authorOf(c),
+      action: "runtime.read",
+      setName: name,
+      keys: set.keys,
+    });
     return c.json({ name, region: set.region, status: "ready" as const, secrets }, 200);
   });
 
@@ -670,4 +704,24 @@ function versionSummary(info: VersionInfo): VersionSummary {
   };
   if (info.rollbackOf !== undefined) summary.rollbackOf = info.rollbackOf;
   return summary;
+}
+
+/** Who makes this request's changes: its API key, and its request id. */
+function authorOf(c: Context<Env>): Author {
+  return { actor: c.get("caller").keyId, requestId: c.get("requestId") };
+}
+
+/** An event as GET /audit shows it: ISO time, the actor's key id, names and counts only. */
+function auditEventBody(event: AuditEvent): AuditEventBody {
+  const body: AuditEventBody = {
+    id: String(event.id),
+    at: new Date(event.at).toISOString(),
+    keyId: event.actor,
+    action: event.action,
+    keys: event.keys,
+  };
+  if (event.setName !== undefined) body.set = event.setName;
+  if (event.requestId !== undefined) body.requestId = event.requestId;
+  if (event.detail !== undefined) body.detail = event.detail;
+  return body;
 }

@@ -18,7 +18,7 @@ import {
   type Vault,
 } from "./crypto.ts";
 import { FINGERPRINT_ROOT, KEY_CHECK, type KeyCount, sealedByKey } from "./master_key.ts";
-import type { ResealCursor, Storage } from "./storage/types.ts";
+import { OPERATOR, type ResealCursor, type Storage } from "./storage/types.ts";
 
 /** Items a batch re-seals at most: one short transaction each, whatever the database's size. */
 export const ROTATION_BATCH = 500;
@@ -86,6 +86,7 @@ export async function rotateMasterKey(
   }
   return await report(false);
 
+  /** What is left, recorded in the audit trail (of every organization: it is the server's). */
   async function report(interrupted: boolean): Promise<RotationReport> {
     const meta = await Promise.all(
       [FINGERPRINT_ROOT, KEY_CHECK].map((key) => storage.getMeta(key)),
@@ -93,6 +94,12 @@ export async function rotateMasterKey(
     const remaining =
       (await sealedByKey(storage, vault, meta.filter((value) => value !== undefined)))
         .filter((count) => count.keyId !== keyId);
+    await storage.recordAudit({
+      at: Date.now(),
+      author: OPERATOR,
+      action: "master-key.rotate",
+      detail: { keyId, resealed, complete: remaining.length === 0 && !interrupted },
+    });
     return { keyId, resealed, remaining, interrupted };
   }
 }

@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  AuditEventsResponse,
   DeleteKeyResponse,
   DeleteSetResponse,
   ErrorResponse,
@@ -223,6 +224,30 @@ export const purgeSecretSetVersions = createRoute({
   },
 });
 
+export const listAuditEvents = createRoute({
+  method: "get",
+  path: "/audit",
+  operationId: "listAuditEvents",
+  summary: "The organization's audit trail, newest first, a page at a time: every change, who " +
+    "made it and when; never a value. Not in the platform's documented API.",
+  security,
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(200).default(50).meta({
+        description: "Events on this page (1 to 200; 50 when absent).",
+      }),
+      cursor: z.string().regex(/^[0-9]{1,19}$/).optional().meta({
+        description: "The previous page's nextCursor: the events before it.",
+      }),
+    }),
+  },
+  responses: {
+    200: json(AuditEventsResponse, "A page of events."),
+    ...validation,
+    ...errors,
+  },
+});
+
 export const listRegions = createRoute({
   method: "get",
   path: "/regions",
@@ -290,6 +315,7 @@ export const ROUTES = [
   getSecretSetVersion,
   rollbackSecretSet,
   purgeSecretSetVersions,
+  listAuditEvents,
   listRegions,
   getMe,
   getRuntimeSecretSet,

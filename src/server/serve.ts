@@ -20,6 +20,7 @@ import {
 import { type Logger, stderrLogger } from "./log.ts";
 import { Provisioner } from "./provisioner.ts";
 import { rotateMasterKey, type RotationOptions, type RotationReport } from "./rotation.ts";
+import { AUDIT_RETENTION_DAYS } from "./storage/common.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
 
 export { PROVISION_POLL_MS } from "./config.ts";
@@ -90,6 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // After listen: a key made for a server that could not start would never be shown.
     const bootstrap = await bootstrapIfNew(storage);
     provisioner.start();
+    const pruning = pruneAuditTrail(storage, logger);
     const { hostname, port } = listening.addr;
     const baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/v1`;
     logger({
@@ -112,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (!closed) {
           logger({ level: "warn", msg: "connections held by stalled clients are left to close" });
         }
+        pruning.stop();
         await provisioner.stop();
         await storage.close();
         logger({ level: "info", msg: "stopped" });
@@ -124,6 +127,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await storage.close();
     throw error;
   }
+}
+
+/** How often a server drops audit events older than the retention. */
+const AUDIT_PRUNE_MS = 3_600_000;
+
+/**
+ * Drops audit events older than AUDIT_RETENTION_DAYS now and every hour; a failure is logged
+ * and tried again at the next turn.
+ */
+function pruneAuditTrail(storage: Storage, logger: Logger): { stop(): void } {
+  const prune = () =>
+    void storage.pruneAudit(Date.now() - AUDIT_RETENTION_DAYS * 86_400_000).catch((error) =>
+      logger({ level: "error", msg: "audit pruning failed", error: String(error) })
+    );
+  prune();
+  const timer = setInterval(prune, AUDIT_PRUNE_MS);
+  Deno.unrefTimer(timer);
+  return { stop: () => clearInterval(timer) };
 }
 
 /** Counts requests being handled, so that shutdown can wait for them. */

@@ -5,19 +5,26 @@
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
 import { SEALED_FORMAT, SEALED_HEAD_BYTES } from "../crypto.ts";
 import { conflict, validationError } from "../errors.ts";
-import type {
-  ApiKeyInfo,
-  ApiKeyKind,
-  ApiKeyRecord,
-  PendingSet,
-  ResealCursor,
-  RuntimeKeyRefusal,
-  SecretsWrite,
-  StoredSet,
-  StoredSetDetail,
-  StoredValue,
-  VersionInfo,
-  WriteRules,
+import {
+  type ApiKeyInfo,
+  type ApiKeyKind,
+  type ApiKeyRecord,
+  type AuditAction,
+  type AuditEvent,
+  type Author,
+  type ImagePullSecretWrite,
+  type NewApiKeyRecord,
+  type NewAuditEvent,
+  OPERATOR,
+  type PendingSet,
+  type ResealCursor,
+  type RuntimeKeyRefusal,
+  type SecretsWrite,
+  type StoredSet,
+  type StoredSetDetail,
+  type StoredValue,
+  type VersionInfo,
+  type WriteRules,
 } from "./types.ts";
 
 type Row = Record<string, unknown>;
@@ -301,17 +308,112 @@ export function versionRow(
   version: number,
   now: number,
   changes: { created: string[]; updated: string[]; removed: string[] },
-  write: { actor?: string; rollbackOf?: number },
+  write: { author?: Author; rollbackOf?: number },
 ) {
   return {
     org_id: orgId,
     set_name: name,
     version,
     created_at: now,
-    actor: write.actor ?? "operator",
+    actor: (write.author ?? OPERATOR).actor,
     created: JSON.stringify(changes.created),
     updated: JSON.stringify(changes.updated),
     removed: JSON.stringify(changes.removed),
     rollback_of: write.rollbackOf ?? null,
+  };
+}
+
+/** Days the audit trail keeps an event (docs/API.md, "Audit trail"). */
+export const AUDIT_RETENTION_DAYS = 400;
+
+/** An event's columns, in the order the INSERTs name them. */
+export function auditRow(event: NewAuditEvent) {
+  return {
+    org_id: event.orgId ?? null,
+    at: event.at,
+    actor: event.author.actor,
+    action: event.action,
+    set_name: event.setName ?? null,
+    keys: JSON.stringify(event.keys ?? []),
+    request_id: event.author.requestId ?? null,
+    detail: event.detail === undefined ? null : JSON.stringify(event.detail),
+  };
+}
+
+export const AUDIT_COLUMNS = "org_id, at, actor, action, set_name, keys, request_id, detail";
+
+/** An event's row of either backend. */
+export function toAuditEvent(row: Row): AuditEvent {
+  const event: AuditEvent = {
+    id: Number(row.id),
+    at: Number(row.at),
+    actor: row.actor as string,
+    action: row.action as AuditAction,
+    keys: JSON.parse(row.keys as string),
+  };
+  if (row.org_id != null) event.orgId = row.org_id as string;
+  if (row.set_name != null) event.setName = row.set_name as string;
+  if (row.request_id != null) event.requestId = row.request_id as string;
+  if (row.detail != null) event.detail = JSON.parse(row.detail as string);
+  return event;
+}
+
+/** The audit event of a write of secrets that changed the set. */
+export function secretsWriteEvent(
+  orgId: string,
+  write: SecretsWrite,
+  now: number,
+  changes: { created: string[]; updated: string[]; removed: string[] },
+  version: number,
+): NewAuditEvent {
+  return {
+    orgId,
+    at: now,
+    author: write.author ?? OPERATOR,
+    action: write.rollbackOf === undefined ? "set.write" : "set.rollback",
+    setName: write.name,
+    keys: [...changes.created, ...changes.updated, ...changes.removed].sort(),
+    detail: {
+      created: changes.created,
+      updated: changes.updated,
+      removed: changes.removed,
+      version,
+      ...(write.rollbackOf === undefined ? {} : { rollbackOf: write.rollbackOf }),
+    },
+  };
+}
+
+/** A key made by `serve create-key` (or the bootstrap): the operator's doing. */
+export function apiKeyCreatedEvent(
+  orgId: string,
+  key: NewApiKeyRecord,
+  kind: ApiKeyKind,
+  sets?: string[],
+): NewAuditEvent {
+  return {
+    orgId,
+    at: key.now,
+    author: OPERATOR,
+    action: "api-key.create",
+    detail: { keyId: key.id, kind, ...(sets ? { sets } : {}) },
+  };
+}
+
+export function apiKeyRevokedEvent(orgId: string, keyId: string): NewAuditEvent {
+  return { orgId, at: Date.now(), author: OPERATOR, action: "api-key.revoke", detail: { keyId } };
+}
+
+export function imagePullSecretEvent(
+  orgId: string,
+  write: ImagePullSecretWrite,
+  now: number,
+): NewAuditEvent {
+  return {
+    orgId,
+    at: now,
+    author: write.author ?? OPERATOR,
+    action: "image-pull-secret.write",
+    setName: write.name,
+    detail: { host: write.host },
   };
 }

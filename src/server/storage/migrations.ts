@@ -18,9 +18,11 @@ interface Dialect {
   bytes: "BLOB" | "BYTEA";
   /** Milliseconds since the epoch, and counters. */
   bigint: "INTEGER" | "BIGINT";
+  /** A primary key that numbers rows as they are inserted. */
+  serial: "INTEGER PRIMARY KEY AUTOINCREMENT" | "BIGSERIAL PRIMARY KEY";
 }
 
-function migrations({ bytes, bigint }: Dialect): Migration[] {
+function migrations({ bytes, bigint, serial }: Dialect): Migration[] {
   return [{
     version: 1,
     sql: `
@@ -140,11 +142,38 @@ function migrations({ bytes, bigint }: Dialect): Migration[] {
         JOIN secret_sets s ON s.org_id = v.org_id AND s.name = v.set_name
         WHERE s.type = 'secret';
     `,
+  }, {
+    // The audit trail: every change, by whom, in the change's own transaction. Names and counts
+    // only (key names as JSON text, a few facts in detail), never a value or a key.
+    version: 7,
+    sql: `
+      CREATE TABLE audit_events (
+        id ${serial},
+        org_id TEXT,
+        at ${bigint} NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        set_name TEXT,
+        keys TEXT NOT NULL,
+        request_id TEXT,
+        detail TEXT
+      );
+      CREATE INDEX audit_events_by_org ON audit_events (org_id, id);
+      CREATE INDEX audit_events_by_time ON audit_events (at);
+    `,
   }];
 }
 
-export const SQLITE_MIGRATIONS: Migration[] = migrations({ bytes: "BLOB", bigint: "INTEGER" });
-export const POSTGRES_MIGRATIONS: Migration[] = migrations({ bytes: "BYTEA", bigint: "BIGINT" });
+export const SQLITE_MIGRATIONS: Migration[] = migrations({
+  bytes: "BLOB",
+  bigint: "INTEGER",
+  serial: "INTEGER PRIMARY KEY AUTOINCREMENT",
+});
+export const POSTGRES_MIGRATIONS: Migration[] = migrations({
+  bytes: "BYTEA",
+  bigint: "BIGINT",
+  serial: "BIGSERIAL PRIMARY KEY",
+});
 
 /** The migrations still to apply on top of `current`; throws for a database from a newer voicebot. */
 export function pendingMigrations(all: Migration[], current: number): Migration[] {

@@ -9,19 +9,25 @@ import postgres from "postgres";
 import type { SetType } from "../../secrets/schemas.ts";
 import { notFound, organizationGone } from "../errors.ts";
 import {
+  apiKeyCreatedEvent,
+  apiKeyRevokedEvent,
+  auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
   FIRST_RESEAL,
+  imagePullSecretEvent,
   newOrganizationId,
   nextReseal,
   pendingSummary,
   planKeys,
   runtimeKeyRefusal,
   sealedHeadSql,
+  secretsWriteEvent,
   type SetRow,
   toApiKeyInfos,
   toApiKeyRecord,
+  toAuditEvent,
   toBoundSet,
   toHeadCounts,
   toPendingSet,
@@ -34,24 +40,28 @@ import {
   VERSIONS_KEPT,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
-import type {
-  ApiKeyInfo,
-  ApiKeyRecord,
-  ImagePullSecretWrite,
-  NewApiKeyRecord,
-  PendingSet,
-  ProvisionOutcome,
-  Reseal,
-  ResealCursor,
-  RuntimeKeyRefusal,
-  SecretsWrite,
-  Storage,
-  StoredSet,
-  StoredSetDetail,
-  StoredVersion,
-  VersionInfo,
-  WriteOutcome,
-  WriteRules,
+import {
+  type ApiKeyInfo,
+  type ApiKeyRecord,
+  type AuditEvent,
+  type Author,
+  type ImagePullSecretWrite,
+  type NewApiKeyRecord,
+  type NewAuditEvent,
+  OPERATOR,
+  type PendingSet,
+  type ProvisionOutcome,
+  type Reseal,
+  type ResealCursor,
+  type RuntimeKeyRefusal,
+  type SecretsWrite,
+  type Storage,
+  type StoredSet,
+  type StoredSetDetail,
+  type StoredVersion,
+  type VersionInfo,
+  type WriteOutcome,
+  type WriteRules,
 } from "./types.ts";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -253,7 +263,7 @@ export class PostgresStorage implements Storage {
       for (const name of sets) types.set(name, (await existingSet(tx, org.id, name))?.type);
       const refusal = runtimeKeyRefusal(types);
       if (refusal) return refusal;
-      await insertKey(tx, org.id, key, "runtime");
+      await insertKey(tx, org.id, key, "runtime", [...types.keys()]);
       const rows = [...types.keys()].map((name) => ({
         key_id: key.id,
         org_id: org.id,
@@ -281,7 +291,28 @@ export class PostgresStorage implements Storage {
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
-    return (await this.sql`DELETE FROM api_keys WHERE id = ${id}`).count > 0;
+    return await this.sql.begin(async (tx) => {
+      const [key] = await tx`DELETE FROM api_keys WHERE id = ${id} RETURNING org_id`;
+      if (!key) return false;
+      await audit(tx, apiKeyRevokedEvent(key.org_id, id));
+      return true;
+    });
+  }
+
+  async recordAudit(event: NewAuditEvent): Promise<void> {
+    await audit(this.sql, event);
+  }
+
+  async listAudit(orgId: string, limit: number, before?: number): Promise<AuditEvent[]> {
+    const rows = await this.sql`SELECT id, org_id, at, actor, action, set_name, keys, request_id,
+        detail FROM audit_events
+      WHERE (org_id = ${orgId} OR org_id IS NULL) AND id < ${before ?? Number.MAX_SAFE_INTEGER}
+      ORDER BY id DESC LIMIT ${limit}`;
+    return rows.map(toAuditEvent);
+  }
+
+  async pruneAudit(before: number): Promise<number> {
+    return (await this.sql`DELETE FROM audit_events WHERE at < ${before}`).count;
   }
 
   async touchApiKey(id: string, now: number): Promise<void> {
@@ -372,6 +403,7 @@ export class PostgresStorage implements Storage {
       }
       const changes = { ...keys, removed };
       const version = await recordVersion(tx, orgId, write.name, rules.now, changes, write);
+      await audit(tx, secretsWriteEvent(orgId, write, rules.now, changes, version));
       return {
         set: pendingSummary(write.name, set.type, region),
         setCreated: !existing,
@@ -407,12 +439,21 @@ export class PostgresStorage implements Storage {
     }) as StoredVersion | undefined;
   }
 
-  purgeVersions(orgId: string, name: string): Promise<number | undefined> {
+  purgeVersions(orgId: string, name: string, author = OPERATOR): Promise<number | undefined> {
     return this.writeTransaction(orgId, async (tx) => {
       if (!(await existingSet(tx, orgId, name))) return undefined;
       const current = (await currentVersion(tx, orgId, name)) ?? 0;
-      return (await tx`DELETE FROM secret_versions
+      const purged = (await tx`DELETE FROM secret_versions
         WHERE org_id = ${orgId} AND set_name = ${name} AND version < ${current}`).count;
+      await audit(tx, {
+        orgId,
+        at: Date.now(),
+        author,
+        action: "versions.purge",
+        setName: name,
+        detail: { purged, kept: current },
+      });
+      return purged;
     });
   }
 
@@ -430,6 +471,7 @@ export class PostgresStorage implements Storage {
         credentials: write.credentials,
       };
       await writeSet(tx, orgId, write.name, set, existing !== undefined, rules.now);
+      await audit(tx, imagePullSecretEvent(orgId, write, rules.now));
       const summary = pendingSummary(write.name, set.type, region);
       return {
         set: summary,
@@ -447,7 +489,7 @@ export class PostgresStorage implements Storage {
     name: string,
     key: string,
     now: number,
-    actor?: string,
+    author: Author = OPERATOR,
   ): Promise<StoredSet> {
     return this.writeTransaction(orgId, async (tx) => {
       const existing = await existingSet(tx, orgId, name);
@@ -457,15 +499,27 @@ export class PostgresStorage implements Storage {
       if (deleted.count === 0) throw notFound(`Set "${name}" has no key "${key}".`);
       await writeSet(tx, orgId, name, { ...existing, host: null, credentials: null }, true, now);
       const removal = { created: [], updated: [], removed: [key] };
-      await recordVersion(tx, orgId, name, now, removal, { actor });
+      const version = await recordVersion(tx, orgId, name, now, removal, { author });
+      await audit(tx, {
+        orgId,
+        at: now,
+        author,
+        action: "key.delete",
+        setName: name,
+        keys: [key],
+        detail: { version },
+      });
       return pendingSummary(name, existing.type, existing.region);
     });
   }
 
-  deleteSet(orgId: string, name: string): Promise<boolean> {
+  deleteSet(orgId: string, name: string, author = OPERATOR): Promise<boolean> {
     return this.writeTransaction(orgId, async (tx) => {
       await tx`DELETE FROM secret_values WHERE org_id = ${orgId} AND set_name = ${name}`;
       const deleted = await tx`DELETE FROM secret_sets WHERE org_id = ${orgId} AND name = ${name}`;
+      if (deleted.count > 0) {
+        await audit(tx, { orgId, at: Date.now(), author, action: "set.delete", setName: name });
+      }
       return deleted.count > 0;
     });
   }
@@ -507,9 +561,16 @@ async function insertKey(
   orgId: string,
   key: NewApiKeyRecord,
   kind: ApiKeyRecord["kind"],
+  sets?: string[],
 ) {
   await sql`INSERT INTO api_keys (id, org_id, hash, created_at, kind, expires_at)
     VALUES (${key.id}, ${orgId}, ${key.hash}, ${key.now}, ${kind}, ${key.expiresAt ?? null})`;
+  await audit(sql, apiKeyCreatedEvent(orgId, key, kind, sets));
+}
+
+/** Records an event with `sql`: in a transaction, it exists exactly when its change does. */
+async function audit(sql: Sql, event: NewAuditEvent) {
+  await sql`INSERT INTO audit_events ${sql(auditRow(event))}`;
 }
 
 async function existingSet(sql: Sql, orgId: string, name: string): Promise<Existing | undefined> {
@@ -555,7 +616,7 @@ async function recordVersion(
   name: string,
   now: number,
   changes: { created: string[]; updated: string[]; removed: string[] },
-  write: { actor?: string; rollbackOf?: number },
+  write: { author?: Author; rollbackOf?: number },
 ): Promise<number> {
   const version = ((await currentVersion(tx, orgId, name)) ?? 0) + 1;
   await tx`INSERT INTO secret_versions ${

@@ -10,20 +10,27 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { SetType } from "../../secrets/schemas.ts";
 import { notFound, organizationGone } from "../errors.ts";
 import {
+  apiKeyCreatedEvent,
+  apiKeyRevokedEvent,
+  AUDIT_COLUMNS,
+  auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
   type Existing,
   FIRST_RESEAL,
+  imagePullSecretEvent,
   newOrganizationId,
   nextReseal,
   pendingSummary,
   planKeys,
   runtimeKeyRefusal,
   sealedHeadSql,
+  secretsWriteEvent,
   SET_COLUMNS,
   type SetRow,
   toApiKeyInfos,
   toApiKeyRecord,
+  toAuditEvent,
   toBoundSet,
   toHeadCounts,
   toPendingSet,
@@ -36,24 +43,28 @@ import {
   VERSIONS_KEPT,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
-import type {
-  ApiKeyInfo,
-  ApiKeyRecord,
-  ImagePullSecretWrite,
-  NewApiKeyRecord,
-  PendingSet,
-  ProvisionOutcome,
-  Reseal,
-  ResealCursor,
-  RuntimeKeyRefusal,
-  SecretsWrite,
-  Storage,
-  StoredSet,
-  StoredSetDetail,
-  StoredVersion,
-  VersionInfo,
-  WriteOutcome,
-  WriteRules,
+import {
+  type ApiKeyInfo,
+  type ApiKeyRecord,
+  type AuditEvent,
+  type Author,
+  type ImagePullSecretWrite,
+  type NewApiKeyRecord,
+  type NewAuditEvent,
+  OPERATOR,
+  type PendingSet,
+  type ProvisionOutcome,
+  type Reseal,
+  type ResealCursor,
+  type RuntimeKeyRefusal,
+  type SecretsWrite,
+  type Storage,
+  type StoredSet,
+  type StoredSetDetail,
+  type StoredVersion,
+  type VersionInfo,
+  type WriteOutcome,
+  type WriteRules,
 } from "./types.ts";
 
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -334,11 +345,43 @@ export class SqliteStorage implements Storage {
     );
   }
 
-  private insertKey(orgId: string, key: NewApiKeyRecord, kind: ApiKeyRecord["kind"]) {
+  private insertKey(
+    orgId: string,
+    key: NewApiKeyRecord,
+    kind: ApiKeyRecord["kind"],
+    sets?: string[],
+  ) {
     this.sql(
       `INSERT INTO api_keys (id, org_id, hash, created_at, kind, expires_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
     ).run(key.id, orgId, key.hash, key.now, kind, key.expiresAt ?? null);
+    this.audit(apiKeyCreatedEvent(orgId, key, kind, sets));
+  }
+
+  /** Records an event in the transaction under way: it exists exactly when its change does. */
+  private audit(event: NewAuditEvent) {
+    this.sql(`INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(...Object.values(auditRow(event)));
+  }
+
+  recordAudit(event: NewAuditEvent): Promise<void> {
+    return this.write(undefined, () => this.audit(event));
+  }
+
+  listAudit(orgId: string, limit: number, before?: number): Promise<AuditEvent[]> {
+    return settle(() =>
+      this.sql(
+        `SELECT id, ${AUDIT_COLUMNS} FROM audit_events
+         WHERE (org_id = ? OR org_id IS NULL) AND id < ? ORDER BY id DESC LIMIT ?`,
+      ).all(orgId, before ?? Number.MAX_SAFE_INTEGER, limit).map(toAuditEvent)
+    );
+  }
+
+  pruneAudit(before: number): Promise<number> {
+    return this.write(
+      undefined,
+      () => Number(this.sql("DELETE FROM audit_events WHERE at < ?").run(before).changes),
+    );
   }
 
   addRuntimeKey(
@@ -356,7 +399,7 @@ export class SqliteStorage implements Storage {
         const types = new Map(sets.map((name) => [name, this.existing(orgId, name)?.type]));
         const refusal = runtimeKeyRefusal(types);
         if (refusal) return refusal;
-        this.insertKey(orgId, key, "runtime");
+        this.insertKey(orgId, key, "runtime", [...types.keys()]);
         const bind = this.sql(
           "INSERT INTO runtime_key_sets (key_id, org_id, set_name) VALUES (?, ?, ?)",
         );
@@ -393,10 +436,13 @@ export class SqliteStorage implements Storage {
   }
 
   revokeApiKey(id: string): Promise<boolean> {
-    return this.write(
-      undefined,
-      () => this.sql("DELETE FROM api_keys WHERE id = ?").run(id).changes > 0,
-    );
+    return this.write(undefined, () => {
+      const key = this.sql("SELECT org_id FROM api_keys WHERE id = ?").get(id) as Row | undefined;
+      if (!key) return false;
+      this.sql("DELETE FROM api_keys WHERE id = ?").run(id);
+      this.audit(apiKeyRevokedEvent(key.org_id as string, id));
+      return true;
+    });
   }
 
   touchApiKey(id: string, now: number): Promise<void> {
@@ -538,7 +584,9 @@ export class SqliteStorage implements Storage {
       for (const [key, value] of valuesToWrite(write, keys)) {
         upsert.run(orgId, write.name, key, value, rules.now);
       }
-      const version = this.recordVersion(orgId, write.name, rules.now, { ...keys, removed }, write);
+      const changes = { ...keys, removed };
+      const version = this.recordVersion(orgId, write.name, rules.now, changes, write);
+      this.audit(secretsWriteEvent(orgId, write, rules.now, changes, version));
       return {
         set: pendingSummary(write.name, set.type, region),
         setCreated: !existing,
@@ -566,7 +614,7 @@ export class SqliteStorage implements Storage {
     name: string,
     now: number,
     changes: { created: string[]; updated: string[]; removed: string[] },
-    write: { actor?: string; rollbackOf?: number },
+    write: { author?: Author; rollbackOf?: number },
   ): number {
     const version = (this.currentVersion(orgId, name) ?? 0) + 1;
     const row = versionRow(orgId, name, version, now, changes, write);
@@ -609,14 +657,23 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  purgeVersions(orgId: string, name: string): Promise<number | undefined> {
+  purgeVersions(orgId: string, name: string, author = OPERATOR): Promise<number | undefined> {
     return this.write(undefined, () => {
       if (!this.existing(orgId, name)) return undefined;
       const current = this.currentVersion(orgId, name) ?? 0;
-      return Number(
+      const purged = Number(
         this.sql("DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version < ?")
           .run(orgId, name, current).changes,
       );
+      this.audit({
+        orgId,
+        at: Date.now(),
+        author,
+        action: "versions.purge",
+        setName: name,
+        detail: { purged, kept: current },
+      });
+      return purged;
     });
   }
 
@@ -634,6 +691,7 @@ export class SqliteStorage implements Storage {
         credentials: write.credentials,
       };
       this.writeSet(orgId, write.name, set, existing !== undefined, rules.now);
+      this.audit(imagePullSecretEvent(orgId, write, rules.now));
       const summary = pendingSummary(write.name, set.type, region);
       return {
         set: summary,
@@ -651,7 +709,7 @@ export class SqliteStorage implements Storage {
     name: string,
     key: string,
     now: number,
-    actor?: string,
+    author: Author = OPERATOR,
   ): Promise<StoredSet> {
     return this.write(orgId, () => {
       const existing = this.existing(orgId, name);
@@ -663,16 +721,29 @@ export class SqliteStorage implements Storage {
       if (deleted.changes === 0) throw notFound(`Set "${name}" has no key "${key}".`);
       this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
       const removal = { created: [], updated: [], removed: [key] };
-      this.recordVersion(orgId, name, now, removal, { actor });
+      const version = this.recordVersion(orgId, name, now, removal, { author });
+      this.audit({
+        orgId,
+        at: now,
+        author,
+        action: "key.delete",
+        setName: name,
+        keys: [key],
+        detail: { version },
+      });
       return pendingSummary(name, existing.type, existing.region);
     });
   }
 
-  deleteSet(orgId: string, name: string): Promise<boolean> {
+  deleteSet(orgId: string, name: string, author = OPERATOR): Promise<boolean> {
     return this.write(orgId, () => {
       this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
-      return this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?").run(orgId, name)
-        .changes > 0;
+      const deleted = this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?")
+        .run(orgId, name).changes > 0;
+      if (deleted) {
+        this.audit({ orgId, at: Date.now(), author, action: "set.delete", setName: name });
+      }
+      return deleted;
     });
   }
 

@@ -38,10 +38,55 @@ export interface SecretsWrite {
    * when it was written) and reported unchanged.
    */
   holds?: (key: string, sealed: Uint8Array) => boolean;
-  /** Who writes: the API key's id; `operator` (the default) for the server's own commands. */
-  actor?: string;
+  /** Who writes; the operator when not given. */
+  author?: Author;
   /** The version a rollback restores (recorded with the version it makes). */
   rollbackOf?: number;
+}
+
+/** Who made a change, for versions and the audit trail: an API key's id, and its request. */
+export interface Author {
+  /** An API key's public id, or `operator` for the server's own commands. */
+  actor: string;
+  requestId?: string;
+}
+
+/** The server's own commands (create-key, revoke-key, rotate-master-key). */
+export const OPERATOR: Author = { actor: "operator" };
+
+/** What the audit trail records (docs/API.md, "Audit trail"). */
+export type AuditAction =
+  | "set.write"
+  | "set.rollback"
+  | "key.delete"
+  | "set.delete"
+  | "image-pull-secret.write"
+  | "versions.purge"
+  | "api-key.create"
+  | "api-key.revoke"
+  | "master-key.rotate"
+  | "runtime.read";
+
+/** An event to record: names and counts only, never a value, a credential or a key. */
+export interface NewAuditEvent {
+  /** Undefined for what concerns the whole server (a master-key rotation). */
+  orgId?: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+  author: Author;
+  action: AuditAction;
+  setName?: string;
+  keys?: string[];
+  /** A few facts more: a version, a count, a host. */
+  detail?: Record<string, unknown>;
+}
+
+export interface AuditEvent extends Omit<NewAuditEvent, "author"> {
+  /** Grows with every event: the order, and the cursor of GET /audit. */
+  id: number;
+  actor: string;
+  requestId?: string;
+  keys: string[];
 }
 
 export interface ImagePullSecretWrite {
@@ -50,6 +95,7 @@ export interface ImagePullSecretWrite {
   host: string;
   /** Sealed. */
   credentials: Uint8Array;
+  author?: Author;
 }
 
 /** What a write may do; checked inside the write's transaction. */
@@ -249,16 +295,26 @@ export interface Storage {
     name: string,
     key: string,
     now: number,
-    actor?: string,
+    author?: Author,
   ): Promise<StoredSet>;
   /** A secret set's kept versions, newest first; undefined when there is no such set. */
   listVersions(orgId: string, name: string): Promise<VersionInfo[] | undefined>;
   /** One kept version with its values; undefined when the set or that version is not there. */
   getVersion(orgId: string, name: string, version: number): Promise<StoredVersion | undefined>;
   /** Drops every version but the current one: how many; undefined when there is no such set. */
-  purgeVersions(orgId: string, name: string): Promise<number | undefined>;
+  purgeVersions(orgId: string, name: string, author?: Author): Promise<number | undefined>;
+
+  /** Records an event outside a write of its own (a runtime read, a rotation's run). */
+  recordAudit(event: NewAuditEvent): Promise<void>;
+  /**
+   * The organization's events and the server's own (no organization), newest first: at most
+   * `limit`, with an id below `before` when given.
+   */
+  listAudit(orgId: string, limit: number, before?: number): Promise<AuditEvent[]>;
+  /** Deletes events recorded before `before` (milliseconds); how many. */
+  pruneAudit(before: number): Promise<number>;
   /** False when there was no such set. */
-  deleteSet(orgId: string, name: string): Promise<boolean>;
+  deleteSet(orgId: string, name: string, author?: Author): Promise<boolean>;
 
   /** Pending sets last written at or before `writtenBefore`, oldest first. */
   pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]>;
