@@ -32,6 +32,13 @@ async function loggedIn(): Promise<Session> {
   return s;
 }
 
+/** The rows under "Stored organizations (* current):" in `auth status`'s output. */
+function storedRows(stdout: string): string[] {
+  const heading = "Stored organizations (* current):\n";
+  assert.ok(stdout.includes(heading), stdout);
+  return stdout.slice(stdout.indexOf(heading) + heading.length).split("\n").filter(Boolean);
+}
+
 function secretsBody(secrets: Record<string, string> = VALUES) {
   return { type: "secret", secrets };
 }
@@ -106,6 +113,25 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
     });
     assert.equal(login.code, 0, login.stderr);
   }
+  const [fpDefault, fpAcme, fpBeta] = await Promise.all(
+    [s.key, acmeKey, betaKey].map(keyFingerprint),
+  );
+  const row = (current: boolean, org: string, fp: string) =>
+    `  ${current ? "*" : " "} ${org}  ${s.baseUrl}  ${fp}`;
+  // auth status lists every stored organization, the current one (the last login) marked.
+  const all = await s.run(["cloud", "auth", "status"]);
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(storedRows(all.stdout), [
+    row(true, "acme", fpAcme),
+    row(false, "beta", fpBeta),
+    row(false, "default", fpDefault),
+  ]);
+  const allJson = await s.run(["cloud", "auth", "status", "--json"]);
+  assert.deepEqual(JSON.parse(allJson.stdout).stored, [
+    { organization: "acme", apiUrl: s.baseUrl, keyFingerprint: fpAcme, current: true },
+    { organization: "beta", apiUrl: s.baseUrl, keyFingerprint: fpBeta, current: false },
+    { organization: "default", apiUrl: s.baseUrl, keyFingerprint: fpDefault, current: false },
+  ]);
   // -o: that organization only; acme stays current.
   const beta = await s.run(["cloud", "auth", "logout", "-o", "beta", "--json"]);
   assert.equal(beta.code, 0, beta.stderr);
@@ -119,6 +145,11 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   const file = JSON.parse(await Deno.readTextFile(s.configPath));
   assert.equal(file.current, "acme");
   assert.deepEqual(Object.keys(file.organizations).sort(), ["acme", "default"]);
+  const afterBeta = await s.run(["cloud", "auth", "status"]);
+  assert.deepEqual(storedRows(afterBeta.stdout), [
+    row(true, "acme", fpAcme),
+    row(false, "default", fpDefault),
+  ]);
 
   // The current one: default is still stored, and the output says how to use it.
   const acme = await s.run(["cloud", "auth", "logout"]);
@@ -134,7 +165,12 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   // auth status still shows what is stored, and how to pick one.
   const status = await s.run(["cloud", "auth", "status"]);
   assert.equal(status.code, 0, status.stderr);
-  assert.match(status.stdout, /Stored organizations \(\* current\):\n {4}default {2}http/);
+  assert.deepEqual(storedRows(status.stdout), [row(false, "default", fpDefault)]);
+  const statusJson = await s.run(["cloud", "auth", "status", "--json"]);
+  assert.equal(statusJson.code, 0, statusJson.stderr);
+  assert.deepEqual(JSON.parse(statusJson.stdout).stored, [
+    { organization: "default", apiUrl: s.baseUrl, keyFingerprint: fpDefault, current: false },
+  ]);
   assert.match(status.stderr, /no current organization; .*voicebot cloud auth switch default/);
   const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
   assert.equal(picked.code, 0, picked.stderr);
@@ -144,6 +180,8 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   assert.equal(switched.code, 0, switched.stderr);
   assert.match(switched.stderr, /Organization "default" is current/);
   assert.equal((await s.run(["cloud", "secrets", "list", "--json"])).code, 0);
+  const switchedStatus = await s.run(["cloud", "auth", "status"]);
+  assert.deepEqual(storedRows(switchedStatus.stdout), [row(true, "default", fpDefault)]);
   const unknown = await s.run(["cloud", "auth", "switch", "beta"]);
   assert.equal(unknown.code, ExitCode.NotFound, unknown.stderr);
   assert.match(unknown.stderr, /no key is stored for organization "beta"/);
