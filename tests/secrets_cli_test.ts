@@ -450,7 +450,8 @@ Deno.test("list: an empty organization says so and how to create a set; --json i
   assert.equal(empty.code, 0, empty.stderr);
   assert.equal(empty.stdout, "");
   assert.match(empty.stderr, /No secret sets in organization "default"/);
-  assert.match(empty.stderr, /voicebot cloud secrets set NAME KEY=value/);
+  assert.match(empty.stderr, /`voicebot cloud secrets set NAME --file \.env`/);
+  assert.doesNotMatch(empty.stderr, /=/, "no KEY=value to type");
   const json = await s.run(["cloud", "secrets", "list", "--json"]);
   assert.deepEqual(JSON.parse(json.stdout), { sets: [] });
 });

@@ -48,7 +48,10 @@ export default define({
       printNote(
         `No ${setsOnly ? "secret sets" : "secret sets or image pull secrets"} in ${where}.`,
       );
-      printNote("Create one with `voicebot cloud secrets set NAME KEY=value`.");
+      printNote(
+        "Create one from a dotenv file, values off the command line: " +
+          "`voicebot cloud secrets set NAME --file .env`.",
+      );
       return;
     }
     console.log(renderSetsTable(sets, colourEnabled()));
