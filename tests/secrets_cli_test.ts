@@ -365,6 +365,77 @@ Deno.test("credentials: flags win over the environment, which wins over the conf
   assert.match(missing.stderr, /voicebot cloud auth login -o nobody/);
 });
 
+Deno.test("a key from VOICEBOT_API_KEY is not named after the config's current organization; status warns when the API names another", async () => {
+  await using s = await loggedIn(); // "default" is current in the config file
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const envKey = { VOICEBOT_API_KEY: otherKey };
+  const inEnvKeyOrg = "the organization of the key in VOICEBOT_API_KEY";
+
+  // Neither -o nor VOICEBOT_ORG: the organization is the key's, which only the API names.
+  const status = await s.run(["cloud", "auth", "status"], { env: envKey });
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(
+    status.stdout,
+    /Organization: +\(not named: that of the key in VOICEBOT_API_KEY\)\n/,
+  );
+  assert.match(status.stdout, /The API says: +organization "other"/);
+  assert.equal(status.stderr, "", "nothing named disagrees with the API");
+  const json = JSON.parse(
+    (await s.run(["cloud", "auth", "status", "--json"], { env: envKey })).stdout,
+  );
+  assert.deepEqual(
+    [json.organization, json.sources.organization, json.api.organization, json.warning],
+    [undefined, undefined, "other", undefined],
+  );
+  const empty = await s.run(["cloud", "secrets", "list"], { env: envKey });
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.ok(empty.stderr.includes(`No secret sets in ${inEnvKeyOrg}.`), empty.stderr);
+  const missing = await s.run(["cloud", "secrets", "list", "nope"], { env: envKey });
+  assert.equal(missing.code, ExitCode.NotFound, missing.stderr);
+  assert.ok(missing.stderr.includes(`no set named "nope" in ${inEnvKeyOrg}.`), missing.stderr);
+  for (const result of [status, empty, missing]) {
+    assert.doesNotMatch(result.stdout + result.stderr, /"default"|\(from VOICEBOT_API_KEY\)/);
+  }
+
+  // VOICEBOT_ORG names an organization the key is not of: shown as named, and warned about.
+  const named = await s.run(["cloud", "auth", "status"], {
+    env: { ...envKey, VOICEBOT_ORG: "default" },
+  });
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stdout, /Organization: +default {2}\(from env\)/);
+  assert.match(named.stdout, /The API says: +organization "other"/);
+  assert.match(
+    named.stderr,
+    /warning: the API says the key in use belongs to organization "other", not "default": commands act in "other"\. VOICEBOT_API_KEY holds a key of "other"/,
+  );
+  const namedJson = await s.run(["cloud", "auth", "status", "--json"], {
+    env: { ...envKey, VOICEBOT_ORG: "default" },
+  });
+  assert.match(JSON.parse(namedJson.stdout).warning.message, /belongs to organization "other"/);
+
+  // A stored key of another organization (stored where the API could not say): warned about too.
+  const config = JSON.parse(await Deno.readTextFile(s.configPath));
+  config.organizations.default.apiKey = otherKey;
+  await Deno.writeTextFile(s.configPath, JSON.stringify(config));
+  const stored = await s.run(["cloud", "auth", "status"]);
+  assert.equal(stored.code, 0, stored.stderr);
+  assert.match(stored.stdout, /Organization: +default {2}\(from config\)/);
+  assert.match(
+    stored.stderr,
+    /warning: the API says the key in use belongs to organization "other"/,
+  );
+  assert.match(stored.stderr, /voicebot cloud auth login -o default/);
+
+  // No config file at all: the same words, never a made-up name.
+  await Deno.remove(s.configPath);
+  const bare = await s.run(["cloud", "secrets", "list", "nope", "--api-url", s.baseUrl], {
+    env: envKey,
+  });
+  assert.equal(bare.code, ExitCode.NotFound, bare.stderr);
+  assert.ok(bare.stderr.includes(`no set named "nope" in ${inEnvKeyOrg}.`), bare.stderr);
+});
+
 Deno.test("two organizations, each picked with -o, see only their own sets", async () => {
   await using s = await loggedIn();
   const otherKey = await s.createKey("other");
