@@ -4,7 +4,8 @@
  * The server, database drivers, prompts and tables load inside the commands that need them.
  * Work done while running counts too: the hot path never reads Node's `process` (its first use
  * sets up the Node compatibility layer) and never builds an ICU collator (`localeCompare`,
- * `Intl.Collator`: about 20 ms on its first call).
+ * `Intl.Collator`: about 20 ms on its first call). The client commands (`secrets list`, `set`,
+ * `diff`) load zod only as `zod/mini`, whatever they import at run time.
  *
  * When VOICEBOT_TEST_BUNDLE names the bundle (.ci/run's bundle-e2e check), the bundle is held to
  * the same: its entry and the chunks it imports statically import no `node:` module, and the hot
@@ -19,8 +20,11 @@ interface ModuleInfo {
   dependencies?: { isDynamic?: boolean; code?: { specifier?: string } }[];
 }
 
-/** Every module `entry` (relative to this file, or absolute) reaches through static imports. */
-async function staticGraph(entry: string): Promise<string[]> {
+/**
+ * Every module `entry` (relative to this file, or absolute) reaches through static imports, or,
+ * with `dynamic`, through `await import()` too: all that a command may load once it runs.
+ */
+async function staticGraph(entry: string, options: { dynamic?: boolean } = {}): Promise<string[]> {
   const path = new URL(entry, import.meta.url).pathname;
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", path],
@@ -39,7 +43,9 @@ async function staticGraph(entry: string): Promise<string[]> {
     if (reached.has(specifier)) continue;
     reached.add(specifier);
     for (const dep of modules.get(specifier)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code?.specifier) pending.push(dep.code.specifier);
+      if ((options.dynamic || !dep.isDynamic) && dep.code?.specifier) {
+        pending.push(dep.code.specifier);
+      }
     }
   }
   return [...reached];
@@ -69,6 +75,26 @@ Deno.test({
 Deno.test("init's core loads no node: module, and zod only as zod/mini", async () => {
   assertLean(await staticGraph("../src/init/mod.ts"), ["npm:mustache@"]);
   assertLean(await staticGraph("../src/init/config_file.ts"), ["npm:zod@4.6.7/mini"]);
+});
+
+/**
+ * The client commands the bench times (`secrets list`, `set --dry-run`, `diff`) load the API
+ * client, its config and the dotenv reader when they run, through `await import()`; all of that
+ * reads the API's answers with `zod/mini`. Classic `zod` (the wire schemas, schemas.ts, which the
+ * server validates with) costs about a whole Deno start to load: none of it on this path, not even
+ * behind a dynamic import.
+ */
+Deno.test("the client commands load zod only as zod/mini, dynamic imports included", async () => {
+  for (const command of ["list", "set", "diff"]) {
+    const graph = await staticGraph(`../src/cli/cloud/secrets/${command}.ts`, { dynamic: true });
+    // The walk reaches what loads only at run time: the client and its response schemas.
+    for (const module of ["src/secrets/client.ts", "src/secrets/responses.ts"]) {
+      assert.ok(graph.some((s) => s.endsWith(module)), `${command}: reaches ${module}`);
+    }
+    const zod = graph.filter((s) => /^npm:\/?zod@/.test(s));
+    assert.ok(zod.length > 0, `${command}: reaches zod/mini`);
+    assert.deepEqual(zod.filter((s) => !s.endsWith("/mini")), [], `${command}: no classic zod`);
+  }
 });
 
 /**

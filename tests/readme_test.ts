@@ -1,7 +1,8 @@
 /**
  * The README's commands work as written: the install of a release binary, pasted into bash against
  * a release served on loopback, and the completion installs; and what it shows `--database` is a
- * value the command accepts.
+ * value the command accepts. Neither the README nor any hint or help text of the CLI tells anyone to
+ * type a value on a command line.
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
@@ -119,16 +120,55 @@ Deno.test("README: what it shows for --database is a value --database accepts", 
   }
 });
 
+/**
+ * The `secrets set` and `secrets diff` command lines in `text` that put a value on the command line
+ * (an argument `KEY=...`), where a shell's history, ps and `deno task` show it. A synopsis's
+ * optional parts (`[KEY=value ...]`) describe the syntax, not a line to type: they are left out.
+ */
+function valuesOnCommandLines(text: string): string[] {
+  const commands = text.match(/(?:\bsecrets|\.\.\.|:) (?:set|diff) [^`"'\n)#]*/g) ?? [];
+  return commands.filter((command) =>
+    /(?:^|\s)[A-Za-z_][A-Za-z0-9_]*=/.test(command.replace(/\[[^\]]*\]/g, ""))
+  );
+}
+
 Deno.test("README: no command it shows puts a value where a shell, ps or deno task would show it", () => {
   const commands = README.split("\n").filter((line) => /\bvoicebot\b/.test(line));
   // `deno task` echoes its arguments unless -q (values included).
   const echoed = commands.filter((line) => /\bdeno(@[\d.]+)? task (?!-q )voicebot\b/.test(line));
   assert.deepEqual(echoed, []);
   assert.ok(commands.some((line) => /task -q voicebot/.test(line)));
-  // Values go in with --file or stdin, never as KEY=value arguments of set (the syntax's own
-  // `KEY=value` placeholder aside).
-  const valued = commands.filter((line) =>
-    /secrets set \S+ .*\b[A-Z][A-Z0-9_]*=/.test(line.replaceAll("KEY=value", ""))
+  // Values go in with --file or stdin, never as KEY=value arguments of set or diff.
+  assert.ok(valuesOnCommandLines(README).length === 0, valuesOnCommandLines(README).join("\n"));
+  assert.ok(README.match(/secrets set \S+ --file/), "the README shows set --file");
+});
+
+Deno.test("the CLI's own hints and help never tell anyone to type a value on a command line", async () => {
+  // Every string in src/ (hints, notes, help, the generated project's files in templates.gen.ts);
+  // test files hold bad examples on purpose.
+  const found: string[] = [];
+  let scanned = 0;
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) await walk(url);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+        const text = await Deno.readTextFile(url);
+        scanned += (text.match(/secrets (?:set|diff) /g) ?? []).length;
+        for (const line of valuesOnCommandLines(text)) found.push(`${url.pathname}: ${line}`);
+      }
+    }
+  };
+  await walk(new URL("../src/", import.meta.url));
+  assert.ok(scanned > 10, `the scan sees the commands (${scanned})`);
+  assert.deepEqual(found, []);
+  // The rule itself, on the forms it must catch and the synopsis it must let through.
+  assert.deepEqual(
+    valuesOnCommandLines(
+      "`voicebot cloud secrets set NAME KEY=value` (`... diff NAME A=1`) " +
+        "(comes first: set NAME KEY=value) voicebot cloud secrets set bot --region=eu -f .env",
+    ).length,
+    3,
   );
-  assert.deepEqual(valued, []);
+  assert.deepEqual(valuesOnCommandLines("secrets set NAME [KEY=value ...] [-f FILE]"), []);
 });

@@ -32,6 +32,13 @@ async function loggedIn(): Promise<Session> {
   return s;
 }
 
+/** The rows under "Stored organizations (* current):" in `auth status`'s output. */
+function storedRows(stdout: string): string[] {
+  const heading = "Stored organizations (* current):\n";
+  assert.ok(stdout.includes(heading), stdout);
+  return stdout.slice(stdout.indexOf(heading) + heading.length).split("\n").filter(Boolean);
+}
+
 function secretsBody(secrets: Record<string, string> = VALUES) {
   return { type: "secret", secrets };
 }
@@ -106,6 +113,25 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
     });
     assert.equal(login.code, 0, login.stderr);
   }
+  const [fpDefault, fpAcme, fpBeta] = await Promise.all(
+    [s.key, acmeKey, betaKey].map(keyFingerprint),
+  );
+  const row = (current: boolean, org: string, fp: string) =>
+    `  ${current ? "*" : " "} ${org}  ${s.baseUrl}  ${fp}`;
+  // auth status lists every stored organization, the current one (the last login) marked.
+  const all = await s.run(["cloud", "auth", "status"]);
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(storedRows(all.stdout), [
+    row(true, "acme", fpAcme),
+    row(false, "beta", fpBeta),
+    row(false, "default", fpDefault),
+  ]);
+  const allJson = await s.run(["cloud", "auth", "status", "--json"]);
+  assert.deepEqual(JSON.parse(allJson.stdout).stored, [
+    { organization: "acme", apiUrl: s.baseUrl, keyFingerprint: fpAcme, current: true },
+    { organization: "beta", apiUrl: s.baseUrl, keyFingerprint: fpBeta, current: false },
+    { organization: "default", apiUrl: s.baseUrl, keyFingerprint: fpDefault, current: false },
+  ]);
   // -o: that organization only; acme stays current.
   const beta = await s.run(["cloud", "auth", "logout", "-o", "beta", "--json"]);
   assert.equal(beta.code, 0, beta.stderr);
@@ -119,6 +145,11 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   const file = JSON.parse(await Deno.readTextFile(s.configPath));
   assert.equal(file.current, "acme");
   assert.deepEqual(Object.keys(file.organizations).sort(), ["acme", "default"]);
+  const afterBeta = await s.run(["cloud", "auth", "status"]);
+  assert.deepEqual(storedRows(afterBeta.stdout), [
+    row(true, "acme", fpAcme),
+    row(false, "default", fpDefault),
+  ]);
 
   // The current one: default is still stored, and the output says how to use it.
   const acme = await s.run(["cloud", "auth", "logout"]);
@@ -134,7 +165,12 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   // auth status still shows what is stored, and how to pick one.
   const status = await s.run(["cloud", "auth", "status"]);
   assert.equal(status.code, 0, status.stderr);
-  assert.match(status.stdout, /Stored organizations \(\* current\):\n {4}default {2}http/);
+  assert.deepEqual(storedRows(status.stdout), [row(false, "default", fpDefault)]);
+  const statusJson = await s.run(["cloud", "auth", "status", "--json"]);
+  assert.equal(statusJson.code, 0, statusJson.stderr);
+  assert.deepEqual(JSON.parse(statusJson.stdout).stored, [
+    { organization: "default", apiUrl: s.baseUrl, keyFingerprint: fpDefault, current: false },
+  ]);
   assert.match(status.stderr, /no current organization; .*voicebot cloud auth switch default/);
   const picked = await s.run(["cloud", "secrets", "list", "-o", "default", "--json"]);
   assert.equal(picked.code, 0, picked.stderr);
@@ -144,6 +180,8 @@ Deno.test("auth logout -o ORG keeps the current one; after logging out of the cu
   assert.equal(switched.code, 0, switched.stderr);
   assert.match(switched.stderr, /Organization "default" is current/);
   assert.equal((await s.run(["cloud", "secrets", "list", "--json"])).code, 0);
+  const switchedStatus = await s.run(["cloud", "auth", "status"]);
+  assert.deepEqual(storedRows(switchedStatus.stdout), [row(true, "default", fpDefault)]);
   const unknown = await s.run(["cloud", "auth", "switch", "beta"]);
   assert.equal(unknown.code, ExitCode.NotFound, unknown.stderr);
   assert.match(unknown.stderr, /no key is stored for organization "beta"/);
@@ -327,6 +365,77 @@ Deno.test("credentials: flags win over the environment, which wins over the conf
   assert.match(missing.stderr, /voicebot cloud auth login -o nobody/);
 });
 
+Deno.test("a key from VOICEBOT_API_KEY is not named after the config's current organization; status warns when the API names another", async () => {
+  await using s = await loggedIn(); // "default" is current in the config file
+  const otherKey = await s.createKey("other");
+  SECRETS.add(otherKey);
+  const envKey = { VOICEBOT_API_KEY: otherKey };
+  const inEnvKeyOrg = "the organization of the key in VOICEBOT_API_KEY";
+
+  // Neither -o nor VOICEBOT_ORG: the organization is the key's, which only the API names.
+  const status = await s.run(["cloud", "auth", "status"], { env: envKey });
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(
+    status.stdout,
+    /Organization: +\(not named: that of the key in VOICEBOT_API_KEY\)\n/,
+  );
+  assert.match(status.stdout, /The API says: +organization "other"/);
+  assert.equal(status.stderr, "", "nothing named disagrees with the API");
+  const json = JSON.parse(
+    (await s.run(["cloud", "auth", "status", "--json"], { env: envKey })).stdout,
+  );
+  assert.deepEqual(
+    [json.organization, json.sources.organization, json.api.organization, json.warning],
+    [undefined, undefined, "other", undefined],
+  );
+  const empty = await s.run(["cloud", "secrets", "list"], { env: envKey });
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.ok(empty.stderr.includes(`No secret sets in ${inEnvKeyOrg}.`), empty.stderr);
+  const missing = await s.run(["cloud", "secrets", "list", "nope"], { env: envKey });
+  assert.equal(missing.code, ExitCode.NotFound, missing.stderr);
+  assert.ok(missing.stderr.includes(`no set named "nope" in ${inEnvKeyOrg}.`), missing.stderr);
+  for (const result of [status, empty, missing]) {
+    assert.doesNotMatch(result.stdout + result.stderr, /"default"|\(from VOICEBOT_API_KEY\)/);
+  }
+
+  // VOICEBOT_ORG names an organization the key is not of: shown as named, and warned about.
+  const named = await s.run(["cloud", "auth", "status"], {
+    env: { ...envKey, VOICEBOT_ORG: "default" },
+  });
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stdout, /Organization: +default {2}\(from env\)/);
+  assert.match(named.stdout, /The API says: +organization "other"/);
+  assert.match(
+    named.stderr,
+    /warning: the API says the key in use belongs to organization "other", not "default": commands act in "other"\. VOICEBOT_API_KEY holds a key of "other"/,
+  );
+  const namedJson = await s.run(["cloud", "auth", "status", "--json"], {
+    env: { ...envKey, VOICEBOT_ORG: "default" },
+  });
+  assert.match(JSON.parse(namedJson.stdout).warning.message, /belongs to organization "other"/);
+
+  // A stored key of another organization (stored where the API could not say): warned about too.
+  const config = JSON.parse(await Deno.readTextFile(s.configPath));
+  config.organizations.default.apiKey = otherKey;
+  await Deno.writeTextFile(s.configPath, JSON.stringify(config));
+  const stored = await s.run(["cloud", "auth", "status"]);
+  assert.equal(stored.code, 0, stored.stderr);
+  assert.match(stored.stdout, /Organization: +default {2}\(from config\)/);
+  assert.match(
+    stored.stderr,
+    /warning: the API says the key in use belongs to organization "other"/,
+  );
+  assert.match(stored.stderr, /voicebot cloud auth login -o default/);
+
+  // No config file at all: the same words, never a made-up name.
+  await Deno.remove(s.configPath);
+  const bare = await s.run(["cloud", "secrets", "list", "nope", "--api-url", s.baseUrl], {
+    env: envKey,
+  });
+  assert.equal(bare.code, ExitCode.NotFound, bare.stderr);
+  assert.ok(bare.stderr.includes(`no set named "nope" in ${inEnvKeyOrg}.`), bare.stderr);
+});
+
 Deno.test("two organizations, each picked with -o, see only their own sets", async () => {
   await using s = await loggedIn();
   const otherKey = await s.createKey("other");
@@ -412,7 +521,8 @@ Deno.test("list: an empty organization says so and how to create a set; --json i
   assert.equal(empty.code, 0, empty.stderr);
   assert.equal(empty.stdout, "");
   assert.match(empty.stderr, /No secret sets in organization "default"/);
-  assert.match(empty.stderr, /voicebot cloud secrets set NAME KEY=value/);
+  assert.match(empty.stderr, /`voicebot cloud secrets set NAME --file \.env`/);
+  assert.doesNotMatch(empty.stderr, /=/, "no KEY=value to type");
   const json = await s.run(["cloud", "secrets", "list", "--json"]);
   assert.deepEqual(JSON.parse(json.stdout), { sets: [] });
 });

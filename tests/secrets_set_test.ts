@@ -265,6 +265,35 @@ Deno.test("set: every problem at once, each with its source; nothing sent", asyn
   });
 });
 
+Deno.test("--file not found: a file of that name one directory off is named, by the path to give", async () => {
+  await withServer(async (server, key, dir) => {
+    // dir/project/server/.env, with project/other/ beside server/ and project/server/sub/ inside it.
+    const project = join(dir, "project");
+    await Deno.mkdir(join(project, "server", "sub"), { recursive: true });
+    await Deno.mkdir(join(project, "other"));
+    await Deno.writeTextFile(join(project, "server", ".env"), `A=${VALUES.plain}\n`);
+    const cases: [string, string, string, RegExp][] = [
+      // from the parent of server/ (child), below it (parent), beside it (sibling)
+      ["set", project, ".env", /there is one at server\/\.env:/],
+      ["set", join(project, "server", "sub"), "server/.env", /there is one at \.\.\/\.env:/],
+      ["set", join(project, "other"), "server/.env", /there is one at \.\.\/server\/\.env:/],
+      ["diff", join(project, "other"), "server/.env", /there is one at \.\.\/server\/\.env:/],
+      // none nearby
+      ["set", dir, ".env", /hint: copy \.env\.example to \.env and fill it in\./],
+    ];
+    for (const [command, cwd, file, hint] of cases) {
+      const result = await cli(server, key, ["cloud", "secrets", command, "app", "--file", file], {
+        cwd,
+      });
+      const what = `${command} --file ${file} from ${cwd}`;
+      assert.equal(result.code, 2, `${what}: ${result.stderr}`);
+      assert.ok(result.stderr.includes(`--file ${file}: no such file.`), what);
+      assert.match(result.stderr, hint, what);
+    }
+    assert.equal((await server.get("app", key)).status, 404, "nothing was sent");
+  });
+});
+
 Deno.test("set: the API's documented limits are checked before anything is sent", async () => {
   await withServer(async (server, key, dir) => {
     const set = (...args: string[]) =>

@@ -228,6 +228,8 @@ export interface StatusResult {
   api?: WhoseKey;
   /** Why nothing is in use, and how to pick an organization. */
   problem?: { message: string; hint?: string };
+  /** The API says the key in use belongs to another organization than the one shown. */
+  warning?: { message: string; hint: string };
   configPath: string;
   /** Every organization stored in the config file. */
   stored: { organization: string; apiUrl: string; keyFingerprint: string; current: boolean }[];
@@ -261,14 +263,33 @@ export async function status(
     if (!(error instanceof AuthError) || stored.length === 0) throw error;
     return { problem: { message: error.message, hint: error.hint }, configPath: path, stored };
   }
+  const api = await askWhoseKey(credentials.apiUrl, credentials.apiKey, options);
+  const shown = credentials.organization;
+  const warning = shown !== undefined && "organization" in api && api.organization !== shown
+    ? disagreement(shown, api.organization, credentials.sources.apiKey)
+    : undefined;
   return {
-    organization: credentials.organization,
+    organization: shown,
     apiUrl: credentials.apiUrl,
     keyFingerprint: await keyFingerprint(credentials.apiKey),
     sources: credentials.sources,
-    api: await askWhoseKey(credentials.apiUrl, credentials.apiKey, options),
+    api,
+    ...(warning ? { warning } : {}),
     configPath: path,
     stored,
+  };
+}
+
+/** The key in use is `owner`'s by the API's word, while the organization shown is `shown`. */
+function disagreement(shown: string, owner: string, keySource: Source) {
+  return {
+    message: `the API says the key in use belongs to organization "${owner}", not "${shown}": ` +
+      `commands act in "${owner}".`,
+    hint: keySource === "env"
+      ? `VOICEBOT_API_KEY holds a key of "${owner}": set VOICEBOT_ORG to "${owner}", or unset ` +
+        `VOICEBOT_API_KEY to use the key stored for "${shown}".`
+      : `the key stored for "${shown}" is one of "${owner}": log in to "${shown}" with its own ` +
+        `key (\`voicebot cloud auth login -o ${shown}\`).`,
   };
 }
 

@@ -119,7 +119,10 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
 export type Source = "flag" | "env" | "config" | "default";
 
 export interface Credentials {
-  /** Undefined only when the key comes from VOICEBOT_API_KEY with no organization named. */
+  /**
+   * Undefined when the key comes from VOICEBOT_API_KEY and neither `-o` nor VOICEBOT_ORG names
+   * its organization: the config file's current organization is not the env key's.
+   */
   organization?: string;
   apiUrl: string;
   apiKey: string;
@@ -172,7 +175,9 @@ export function pickHint(stored: readonly string[]): string {
 /**
  * The organization, URL and key a command uses. `VOICEBOT_API_KEY` applies unless `-o` names an
  * organization other than `VOICEBOT_ORG`: an explicit `-o` then picks that organization's stored
- * key, so that a key in the environment never acts in an organization it was not meant for.
+ * key, so that a key in the environment never acts in an organization it was not meant for. A key
+ * from the environment is not attributed to the config file's current organization: only `-o` or
+ * VOICEBOT_ORG name its organization (the stored URL of the current one still applies).
  */
 export async function resolveCredentials(
   flags: CredentialFlags,
@@ -210,12 +215,17 @@ export async function resolveCredentials(
   }
 
   const [apiUrl, urlSource] = apiUrlOf(flags.apiUrl, env, stored);
+  const named = keySource === "env" && orgSource === "config" ? undefined : organization;
 
   return {
-    organization,
+    organization: named,
     apiUrl,
     apiKey,
-    sources: { organization: orgSource, apiUrl: urlSource, apiKey: keySource },
+    sources: {
+      ...(named !== undefined ? { organization: orgSource } : {}),
+      apiUrl: urlSource,
+      apiKey: keySource,
+    },
     configPath: path,
   };
 }

@@ -80,6 +80,17 @@ Deno.test("precedence: flags, then the environment, then the file; a missing key
     ]);
     const envKey = await resolveCredentials({}, envOf({ ...base, VOICEBOT_API_KEY: "env-key" }));
     assert.equal(envKey.apiKey, "env-key");
+    // The env key is not the current organization's: unnamed (the current one's URL still holds).
+    assert.deepEqual([envKey.organization, envKey.sources, envKey.apiUrl], [
+      undefined,
+      { apiUrl: "config", apiKey: "env" },
+      "http://acme/v1",
+    ]);
+    const envNamed = await resolveCredentials(
+      {},
+      envOf({ ...base, VOICEBOT_API_KEY: "env-key", VOICEBOT_ORG: "beta" }),
+    );
+    assert.deepEqual([envNamed.organization, envNamed.sources.organization], ["beta", "env"]);
     // -o naming another organization than VOICEBOT_ORG picks the stored key, not the env one.
     const picked = await resolveCredentials(
       { organization: "beta" },

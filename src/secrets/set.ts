@@ -51,7 +51,7 @@ export const KEY_NAME_RULE =
 export function setNameProblem(name: string): string | undefined {
   if (SET_NAME.test(name)) return undefined;
   return name.includes("=")
-    ? 'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME KEY=value)'
+    ? 'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME --file .env)'
     : `argument 1 is not a set name: ${SET_NAME_RULE}`;
 }
 
@@ -146,7 +146,9 @@ export function checkSecretsInput(input: SecretsInput): CheckedInput {
   }
 
   if (count === 0 && problems.length === 0) {
-    problems.push("no secrets given: pass KEY=value arguments or --file .env");
+    problems.push(
+      "no secrets given: name a dotenv file with --file .env, or pipe one in with -f -",
+    );
   }
   if (secrets.size > DOCUMENTED_LIMITS.maxKeysPerSet) {
     problems.push(

@@ -54,7 +54,7 @@ Deno.test("set input: every problem at once, each naming its source, no value qu
 Deno.test("set input: --allow-empty lets an empty value through; nothing at all is a problem", () => {
   assert.equal(check({ pairs: ["E="], allowEmpty: true }).secrets.get("E")?.value, "");
   assert.deepEqual(problemsOf(() => check({})), [
-    "no secrets given: pass KEY=value arguments or --file .env",
+    "no secrets given: name a dotenv file with --file .env, or pipe one in with -f -",
   ]);
 });
 
@@ -78,7 +78,7 @@ Deno.test("set input: text that may be a value is never quoted, nor made a key",
       })
     );
     assert.deepEqual(problems, [
-      'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME KEY=value)',
+      'argument 1 is not a set name: it holds "=" (the set name comes first: set NAME --file .env)',
       'argument 2: expected KEY=value, found no "="',
       'argument 3: what comes before "=" is not a key name (a key starts with a letter or _, then letters, digits or _, at most 128 characters)',
       ...[4, 5, 6].map((n) =>

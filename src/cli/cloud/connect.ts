@@ -71,9 +71,15 @@ export async function connect(values: ConnectionValues) {
       : loginHint(credentials.organization),
   });
   await warnIfInsecure(values, client.baseUrl);
-  return {
-    client,
-    credentials,
-    organization: credentials.organization ?? "(from VOICEBOT_API_KEY)",
-  };
+  return { client, credentials, where: organizationLabel(credentials.organization) };
+}
+
+/**
+ * The organization a command acts in, for messages: named, or, for a key from VOICEBOT_API_KEY
+ * that neither -o nor VOICEBOT_ORG names, the key's own (which only the API knows).
+ */
+export function organizationLabel(organization: string | undefined): string {
+  return organization === undefined
+    ? "the organization of the key in VOICEBOT_API_KEY"
+    : `organization "${organization}"`;
 }

@@ -1,6 +1,6 @@
 /** `voicebot cloud auth status`: the organization, URL and key in use, and what the API says. */
 import { define } from "gunshi";
-import { printJson, printNote } from "../../output.ts";
+import { printJson, printNote, printWarning } from "../../output.ts";
 import { connectionArgs } from "../connect.ts";
 
 export default define({
@@ -15,13 +15,21 @@ export default define({
       apiUrl: ctx.values["api-url"],
       insecure: ctx.values.insecure,
     });
-    if (ctx.values.json) return printJson(result);
+    const warn = () =>
+      result.warning && printWarning(`${result.warning.message} ${result.warning.hint}`);
+    if (ctx.values.json) {
+      warn();
+      return printJson(result);
+    }
     const from = (source: string | undefined) => (source ? `  (from ${source})` : "");
     const api = result.api;
     const lines = result.problem ? [] : [
-      `Organization:  ${result.organization ?? "(none named)"}${
-        from(result.sources?.organization)
-      }`,
+      `Organization:  ${
+        result.organization ??
+          (result.sources?.apiKey === "env"
+            ? "(not named: that of the key in VOICEBOT_API_KEY)"
+            : "(none named)")
+      }${from(result.sources?.organization)}`,
       `API URL:       ${result.apiUrl}${from(result.sources?.apiUrl)}`,
       `API key:       ${result.keyFingerprint}${from(result.sources?.apiKey)}`,
       `The API says:  ${
@@ -42,6 +50,7 @@ export default define({
       );
     }
     console.log(lines.join("\n"));
+    warn();
     if (result.problem) {
       printNote(`${result.problem.message}${result.problem.hint ? ` ${result.problem.hint}` : ""}`);
     }

@@ -26,11 +26,14 @@ export function checkKeyName(key: string): string {
   return key;
 }
 
-/** A 404 about set `name` becomes a message naming the organization, and how to see the sets. */
-export function notFoundHint(name: string, organization: string) {
+/**
+ * A 404 about set `name` becomes a message naming the organization (`where`, from `connect`), and
+ * how to see the sets.
+ */
+export function notFoundHint(name: string, where: string) {
   return (error: unknown): never => {
     if (error instanceof NotFoundError) {
-      throw new NotFoundError(`no set named "${name}" in organization "${organization}".`, {
+      throw new NotFoundError(`no set named "${name}" in ${where}.`, {
         hint: "see the sets with `voicebot cloud secrets list --no-sets`.",
         api: error.api,
       });

@@ -24,19 +24,21 @@ export default define({
     const { name, json } = ctx.values;
     checkSetName(name);
     const ask = mustConfirm({ ...ctx.values, action: `deleting set "${name}"` });
-    const { client, organization } = await connect(ctx.values);
-    const notFound = notFoundHint(name, organization);
+    const { client, credentials, where } = await connect(ctx.values);
+    const notFound = notFoundHint(name, where);
     if (ask) {
       const set = await client.getSet(name).catch(notFound);
       const what = set.type === "imagePullSecret"
         ? `image pull secret for ${set.host ?? "its registry"}`
         : `${set.keys.length} key${set.keys.length === 1 ? "" : "s"}`;
       await confirmOrCancel(
-        `Delete set "${name}" (${what}, region ${set.region}, organization "${organization}")? This cannot be undone.`,
+        `Delete set "${name}" (${what}, region ${set.region}, ${where})? This cannot be undone.`,
       );
     }
     const { alreadyGone } = await client.deleteSet(name).catch(notFound);
-    if (json) return printJson({ deleted: name, organization, alreadyGone });
+    if (json) {
+      return printJson({ deleted: name, organization: credentials.organization, alreadyGone });
+    }
     printSuccess(`Deleted set "${name}"${alreadyGone ? `; ${RETRY_FOUND_IT_GONE}` : ""}.`);
   },
 });

@@ -37,7 +37,7 @@ export default define({
       ctx.positionals.slice(ctx.commandPath.length),
       values.file,
       {
-        usage: "`voicebot cloud secrets diff NAME --file .env` or `... diff NAME KEY=value ...`.",
+        usage: "`voicebot cloud secrets diff NAME --file .env` (`-f -` reads stdin).",
         allowEmpty: true,
       },
     );

@@ -103,13 +103,14 @@ async function readStdinBytes(what: string, options: { hint: string }): Promise<
 }
 
 /**
- * A file named like the missing `path` in the current directory, the one above, or one below:
- * where it is when the command was run one directory off (`--file server/.env` from inside
- * `server/`, or `--file .env` from the project above it).
+ * Where the missing `path` is when the command was run one directory off: the path taken from the
+ * parent directory (`--file server/.env` from a sibling of `server/`), or a file of its name in the
+ * current directory, the one above, or one below (`--file server/.env` from inside `server/`, or
+ * `--file .env` from the project above it).
  */
 async function findNearby(path: string): Promise<string | undefined> {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  const candidates = [base, `../${base}`];
+  const candidates = [base, ...(path.startsWith("/") ? [] : [`../${path}`]), `../${base}`];
   try {
     for await (const entry of Deno.readDir(".")) {
       if (entry.isDirectory) candidates.push(`${entry.name}/${base}`);

@@ -23,13 +23,13 @@ export default define({
   run: async (ctx) => {
     const { name, sets: setsOnly, region, json } = ctx.values;
     if (name !== undefined) checkSetName(name);
-    const { client, organization } = await connect(ctx.values);
+    const { client, where } = await connect(ctx.values);
     const { colourEnabled, renderSetDetail, renderSetsTable } = await import(
       "../../../secrets/render.ts"
     );
 
     if (name !== undefined) {
-      const set = await client.getSet(name).catch(notFoundHint(name, organization));
+      const set = await client.getSet(name).catch(notFoundHint(name, where));
       if (region !== undefined && set.region !== region) {
         throw new UsageError(`set "${name}" is in region ${set.region}, not ${region}.`);
       }
@@ -44,11 +44,14 @@ export default define({
     );
     if (json) return printJson({ sets });
     if (sets.length === 0) {
-      const where = `organization "${organization}"${region ? ` in region ${region}` : ""}`;
       printNote(
-        `No ${setsOnly ? "secret sets" : "secret sets or image pull secrets"} in ${where}.`,
+        `No ${setsOnly ? "secret sets" : "secret sets or image pull secrets"} in ${where}` +
+          `${region ? ` in region ${region}` : ""}.`,
       );
-      printNote("Create one with `voicebot cloud secrets set NAME KEY=value`.");
+      printNote(
+        "Create one from a dotenv file, values off the command line: " +
+          "`voicebot cloud secrets set NAME --file .env`.",
+      );
       return;
     }
     console.log(renderSetsTable(sets, colourEnabled()));

@@ -44,7 +44,7 @@ export default define({
       ctx.positionals.slice(ctx.commandPath.length),
       values.file,
       {
-        usage: "`voicebot cloud secrets set NAME KEY=value ...` or `... set NAME --file .env`.",
+        usage: "`voicebot cloud secrets set NAME --file .env` (`-f -` reads stdin).",
         allowEmpty: values["allow-empty"] ?? false,
       },
     );

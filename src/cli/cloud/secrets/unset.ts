@@ -34,26 +34,26 @@ export default define({
     const shown = showableKey(key) ? `key ${key}` : undefined;
     const label = shown ?? "a key (not shown: it reads like a value)";
     const ask = mustConfirm({ ...ctx.values, action: `removing ${label} from set "${name}"` });
-    const { client, organization } = await connect(ctx.values);
+    const { client, where } = await connect(ctx.values);
     if (ask) {
-      const set = await client.getSet(name).catch(notFoundHint(name, organization));
-      if (!set.keys.includes(key)) throw missingKey(name, shown, organization);
+      const set = await client.getSet(name).catch(notFoundHint(name, where));
+      if (!set.keys.includes(key)) throw missingKey(name, shown, where);
       await confirmOrCancel(
-        `Remove key ${key} from set "${name}" (region ${set.region}, organization "${organization}")? Its value is lost.`,
+        `Remove key ${key} from set "${name}" (region ${set.region}, ${where})? Its value is lost.`,
       );
     }
     const outcome = await client.deleteKey(name, key).catch(async (error) => {
       if (!(error instanceof NotFoundError)) throw error;
       // The API answers 404 NOT_FOUND for a missing set and a missing key alike: which one it
       // was, the set's own route tells (its message is not read).
-      if (!(await setExists(client, name))) return notFoundHint(name, organization)(error);
-      throw missingKey(name, shown, organization, error);
+      if (!(await setExists(client, name))) return notFoundHint(name, where)(error);
+      throw missingKey(name, shown, where, error);
     });
     // Already gone (an attempt whose answer was lost removed it), or an answer without the set
     // (the documented one): the set is read for its status.
     const answered = outcome.alreadyGone ? undefined : outcome.response.set;
     const set = answered ??
-      summaryOf(await client.getSet(name).catch(notFoundHint(name, organization)));
+      summaryOf(await client.getSet(name).catch(notFoundHint(name, where)));
     if (json) return printJson({ removed: key, set, alreadyGone: outcome.alreadyGone });
     printSuccess(
       `Removed ${key} from set "${name}" (status ${set.status ?? "unknown"})` +
@@ -76,11 +76,11 @@ async function setExists(client: SecretsClient, name: string): Promise<boolean> 
 function missingKey(
   name: string,
   shown: string | undefined,
-  organization: string,
+  where: string,
   cause?: NotFoundError,
 ) {
   const what = shown ?? "such key (the one given is not shown: it reads like a value)";
-  return new NotFoundError(`set "${name}" in organization "${organization}" has no ${what}.`, {
+  return new NotFoundError(`set "${name}" in ${where} has no ${what}.`, {
     hint: `see its keys with \`voicebot cloud secrets list ${name}\`.`,
     api: cause?.api,
   });
