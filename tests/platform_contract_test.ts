@@ -116,13 +116,23 @@ Deno.test({
         assert.doesNotMatch(prism.log(), /UNPROCESSABLE_ENTITY|NO_PATH_MATCHED|NO_METHOD_MATCHED/);
         assert.ok(!transcript.join("").includes("pa55word"));
 
-        // `secrets run` needs voicebot's runtime route, which the documentation has not: said so.
+        // `secrets run` needs voicebot's runtime keys, which the documentation has not: said so,
+        // exit 2, after one request without any key (Prism answers it 401), the runtime key never
+        // sent and no value read.
+        const runtimeKey = `vb_rk_${"1".repeat(16)}_${"A".repeat(43)}`;
+        const seen = requests().length;
+        const logged = prism.log().length;
         const run = await runCli(["cloud", "secrets", "run", "my-set", "--", "true"], {
           ...env,
-          VOICEBOT_RUNTIME_KEY: `vb_rk_${"1".repeat(16)}_${"A".repeat(43)}`,
+          VOICEBOT_RUNTIME_KEY: runtimeKey,
         });
-        assert.equal(run.code, 1, run.stderr);
-        assert.match(run.stderr, /this server has no runtime route/);
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, /does not offer runtime keys.*the runtime key was not sent/s);
+        assert.deepEqual(requests().slice(seen), ["GET /v1/secrets"]);
+        // Prism answers 401 only to a request without a bearer key: the probe carried none.
+        const probe = prism.log().slice(logged);
+        assert.match(probe, /Invalid security scheme used/);
+        assert.match(probe, /Responding with "401"/);
       })(),
       PRISM_TEST_TIMEOUT_MS,
     ),

@@ -80,17 +80,23 @@ Deno.test("init --list-options, init quickstart and cloud secrets run run from m
 
     // `cloud secrets run` loads its modules when it runs, and starts the command it is given.
     const runtimeKey = `vb_rk_${"1".repeat(16)}_${"A".repeat(43)}`;
+    // As voicebot's server: every answer names its extensions, a request without a key is 401.
+    const headers = { "Voicebot-Extensions": "runtime" };
     const api = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+      const authorization = request.headers.get("authorization");
+      if (authorization === null) {
+        return Response.json({ error: "no key", code: "UNAUTHORIZED" }, { status: 401, headers });
+      }
       const readsBot = new URL(request.url).pathname === "/v1/runtime/secrets/bot" &&
-        request.headers.get("authorization") === `Bearer ${runtimeKey}`;
+        authorization === `Bearer ${runtimeKey}`;
       return readsBot
         ? Response.json({
           name: "bot",
           region: "us-west",
           status: "ready",
           secrets: [{ secretKey: "GREETING", secretValue: "hello from the set" }],
-        })
-        : Response.json({ error: "no", code: "NOT_FOUND" }, { status: 404 });
+        }, { headers })
+        : Response.json({ error: "no", code: "NOT_FOUND" }, { status: 404, headers });
     });
     try {
       const secrets = await voicebot([

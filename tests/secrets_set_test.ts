@@ -503,12 +503,15 @@ Deno.test("image-pull-secret: argument, --password-stdin, stdin; updated in plac
     // without quoting what may be credentials typed in its place.
     for (
       const [host, problem] of [
-        // A registry URL is taken (https://ghcr.io/v2/), but not another scheme, nor a query.
+        // A registry URL is taken (https://ghcr.io/v2/), but not another scheme, a query or a
+        // fragment.
         [
           "ftp://ghcr.io/v2/",
           /a URL must be http:\/\/ or https:\/\/.*\(or give the host alone: ghcr\.io\)/,
         ],
-        ["https://ghcr.io/v2/?tag=x", /a URL must be http:\/\/ or https:\/\//],
+        ["oci://ghcr.io", /a URL must be http:\/\/ or https:\/\//],
+        ["https://ghcr.io/v2/?tag=x", /a URL must have no query/],
+        ["https://ghcr.io/v2/#x", /a URL must have no fragment/],
         ["ghcr.io/v2/", /drop the path after the host/],
         [`robot:${VALUES.registryPassword}@ghcr.io`, /it holds user information/],
         [`robot:${VALUES.registryPassword}`, /what follows ":" is not a port/],

@@ -649,6 +649,69 @@ backendTest(
   },
 );
 
+backendTest(
+  "PUT: a registry host is taken in any form that names one, stored as the provisioner takes it",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const bodies = (host: string) => [
+      { isImagePullSecret: true, host, secretValue: GOOD_CREDENTIALS },
+      { type: "imagePullSecret", host, credentials: GOOD_CREDENTIALS },
+    ];
+    // A scheme in capitals, an IPv6 literal with a port, a path as Docker Hub's documented URL
+    // has: each names a registry, and the set provisions.
+    const named: [string, string][] = [
+      ["HTTPS://GHCR.IO/", "https://GHCR.IO/"],
+      ["https://[::1]:5000/", "https://[::1]:5000/"],
+      ["Http://[2001:db8::1]:5000/v1/", "http://[2001:db8::1]:5000/v1/"],
+      ["https://index.docker.io/v1/", "https://index.docker.io/v1/"],
+    ];
+    let n = 0;
+    for (const [host, stored] of named) {
+      for (const body of bodies(host)) {
+        const name = `reg${n++}`;
+        const put = await t.json("PUT", `/v1/secrets/${name}`, { body });
+        assert.equal(
+          put.status,
+          "type" in body ? 201 : 202,
+          `${host}: ${JSON.stringify(put.body)}`,
+        );
+        await provisioner(t).provisionDue();
+        const set = (await t.json("GET", `/v1/secrets/${name}`)).body;
+        assert.deepEqual(
+          [set.host, set.status, set.errorMessage],
+          [stored, "ready", undefined],
+          host,
+        );
+      }
+    }
+    const written = (await t.json("GET", "/v1/secrets")).body.sets.length;
+    assert.equal(written, n);
+
+    // Another scheme, a query or a fragment names no registry: refused when written, on both
+    // bodies, never quoted (the last one holds user information too).
+    const unnamed = [
+      "oci://registry.example.com",
+      "https://ghcr.io/v2/?service=registry",
+      "https://ghcr.io/v2/#top",
+      "docker://robot:zq9x@ghcr.io",
+    ];
+    for (const host of unnamed) {
+      for (const body of bodies(host)) {
+        const refused = await expectError(
+          t.json("PUT", "/v1/secrets/never", { body }),
+          400,
+          "VALIDATION_ERROR",
+        );
+        assert.deepEqual(refused.details.map((d: { field: string }) => d.field), ["host"], host);
+        const text = JSON.stringify(refused);
+        assert.ok(!text.includes(host) && !text.includes("zq9x"), `${host}: never echoed`);
+      }
+    }
+    await expectError(t.json("GET", "/v1/secrets/never"), 404, "NOT_FOUND");
+    assert.equal((await t.json("GET", "/v1/secrets")).body.sets.length, written, "nothing stored");
+  },
+);
+
 // --- limits, each at its edge ---
 
 backendTest(

@@ -400,6 +400,23 @@ export class SecretsClient {
     }
   }
 
+  /**
+   * Learns the server's extensions (`offers`) without sending the API key: one `GET /secrets`
+   * without `Authorization`, whose answer (a 401 from voicebot's server, as from any server of
+   * the documentation) names them in its `Voicebot-Extensions` header. For what must not go to a
+   * server that does not offer it: `secrets run`'s runtime key. An answer that says nothing
+   * about the server (no connection, 429, 5xx) is thrown as any request's would be.
+   */
+  async discoverExtensions(): Promise<void> {
+    try {
+      await this.#request("GET", "/secrets", null, undefined, undefined, { anonymous: true });
+    } catch (error) {
+      const status = error instanceof VoicebotError ? error.api?.status : undefined;
+      if (status !== undefined && status !== 429 && status < 500) return;
+      throw error;
+    }
+  }
+
   /** GET /regions: the organization's regions, and its default when the server says it. */
   async regions(): Promise<Regions> {
     const answer = await this.#request("GET", "/regions", RegionsResponse);
@@ -413,7 +430,8 @@ export class SecretsClient {
   /**
    * One request, retried as the module says. `attempts.lost` is set when an attempt may have
    * reached the server but its answer never came back (a connection lost after sending, or a
-   * timeout), so that a later attempt's answer may describe what that one did.
+   * timeout), so that a later attempt's answer may describe what that one did. `anonymous`: the
+   * request goes without the API key.
    */
   async #request<S extends z.ZodMiniType>(
     method: "GET" | "PUT" | "POST" | "DELETE",
@@ -421,11 +439,12 @@ export class SecretsClient {
     schema: S | null,
     body?: unknown,
     attempts: { lost: boolean } = { lost: false },
+    { anonymous = false } = {},
   ): Promise<z.infer<S>> {
     const url = this.baseUrl + path;
     const requestId = crypto.randomUUID();
     const headers: Record<string, string> = {
-      "Authorization": `Bearer ${this.#apiKey}`,
+      ...(anonymous ? {} : { "Authorization": `Bearer ${this.#apiKey}` }),
       "User-Agent": `voicebot/${VERSION}`,
       "Accept": "application/json",
       "X-Request-Id": requestId,

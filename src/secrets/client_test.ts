@@ -82,6 +82,45 @@ Deno.test("the client speaks the documented routes of the real app, with its hea
   });
 });
 
+Deno.test("extensions are learnt without the key: one GET /secrets, its 401 read", async () => {
+  await withApp(async ({ fetch, key }) => {
+    const seen: Request[] = [];
+    const client = new SecretsClient({
+      baseUrl: BASE,
+      apiKey: key,
+      fetch: (request) => (seen.push(request.clone()), fetch(request)),
+      ...noSleep,
+    });
+    assert.ok(!client.offers("runtime"));
+    await client.discoverExtensions();
+    assert.ok(client.offers("runtime") && client.offers("replace"));
+    assert.deepEqual(seen.map((r) => `${r.method} ${new URL(r.url).pathname}`), [
+      "GET /v1/secrets",
+    ]);
+    assert.equal(seen[0].headers.get("authorization"), null, "the key is not sent");
+
+    // A server of the documentation only: its 401 names nothing, and nothing is offered.
+    const documentedOnly = new SecretsClient({
+      baseUrl: BASE,
+      apiKey: key,
+      fetch: () => Response.json({ error: "Unauthorized", code: "UNAUTHORIZED" }, { status: 401 }),
+      ...noSleep,
+    });
+    await documentedOnly.discoverExtensions();
+    assert.ok(!documentedOnly.offers("runtime"));
+
+    // An answer that says nothing of the server is the error it is, after the retries.
+    const down = new SecretsClient({
+      baseUrl: BASE,
+      apiKey: key,
+      fetch: () => Response.json({ error: "down", code: "BAD_GATEWAY" }, { status: 502 }),
+      ...noSleep,
+    });
+    const error = await down.discoverExtensions().catch((e) => e);
+    assert.equal(error.api?.status, 502);
+  });
+});
+
 Deno.test("API errors become typed errors with status, code and the server's request id", async () => {
   await withApp(async ({ fetch, key }) => {
     const client = new SecretsClient({ baseUrl: BASE, apiKey: key, fetch });

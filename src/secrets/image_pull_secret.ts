@@ -7,7 +7,12 @@
  */
 import { UsageError } from "../errors.ts";
 import { DOCUMENTED_LIMITS, formatCount, utf8Length } from "./limits.ts";
-import { isEncodedUserPassword, isRegistryHost } from "./registry.ts";
+import {
+  isEncodedUserPassword,
+  isRegistryHost,
+  normalizeRegistryHost,
+  registryHostRefusal,
+} from "./registry.ts";
 import { placeSet, type SecretsApi, setAfterWrite, setNameProblem } from "./set.ts";
 import type { SecretSetSummary } from "./responses.ts";
 
@@ -69,10 +74,7 @@ export async function writeImagePullSecret(
   const outcome = await api.putSet(input.name, {
     isImagePullSecret: true,
     ...(region === undefined ? {} : { region }),
-    // The documentation takes the registry as a URL; voicebot's server also as host[:port].
-    host: api.offers("registry-host") || /^https?:\/\//.test(input.host)
-      ? input.host
-      : `https://${input.host}`,
+    host: hostToSend(input.host, api.offers("registry-host")),
     secretValue: input.credentials,
   });
   const set = setAfterWrite(input.name, "imagePullSecret", outcome);
@@ -80,10 +82,20 @@ export async function writeImagePullSecret(
 }
 
 /**
+ * The host as sent: a URL's scheme in lower case (the form the server stores); a host alone as
+ * given to a server that takes it (voicebot's `registry-host`), else as the URL the documentation
+ * takes (`https://HOST`).
+ */
+function hostToSend(host: string, bareTaken: boolean): string {
+  const normalized = normalizeRegistryHost(host);
+  return bareTaken || /^https?:\/\//.test(normalized) ? normalized : `https://${normalized}`;
+}
+
+/**
  * The problems with the name and host, before any request. The host must be what the provisioner
- * accepts (`isRegistryHost`, the server's own rule): `host[:port]`, or the registry's http(s) URL,
- * without user information. It is not quoted: what was typed there may be credentials (NAME HOST in the wrong
- * order, or `user:password@host`).
+ * accepts (`isRegistryHost`, the server's own rule): `host[:port]`, or the registry's http(s) URL
+ * without user information, query or fragment. It is not quoted: what was typed there may be
+ * credentials (NAME HOST in the wrong order, or `user:password@host`).
  */
 export function checkImagePullSecretInput(name: string, host: string): void {
   const problems = [setNameProblem(name), hostProblem(host)]
@@ -104,25 +116,36 @@ function hostProblem(host: string): string | undefined {
   if (isRegistryHost(host)) return undefined;
   const what = "argument 2 is not a registry host";
   if (host.trim() === "") return `${what}: it is empty`;
-  if (host.includes("@")) {
-    return `${what}: it holds user information (user@ or user:password@); ` +
-      "the credentials go apart, as the third argument or on stdin";
+  switch (registryHostRefusal(host)) {
+    case "user-information":
+      return `${what}: it holds user information (user@ or user:password@); ` +
+        "the credentials go apart, as the third argument or on stdin";
+    case "scheme":
+      return `${what}: a URL must be http:// or https://` + hostAlone(host);
+    case "query":
+      return `${what}: a URL must have no query (?...)` + hostAlone(host);
+    case "fragment":
+      return `${what}: a URL must have no fragment (#...)` + hostAlone(host);
   }
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(host);
-  if (scheme) {
-    let bare: string | undefined;
-    try {
-      bare = new URL(host).host;
-    } catch {
-      bare = undefined;
-    }
-    return `${what}: a URL must be http:// or https://, with no query or fragment` +
-      (bare && isRegistryHost(bare) ? ` (or give the host alone: ${bare})` : "");
+  if (/^https?:\/\//i.test(host)) {
+    return `${what}: a URL must name a host (DNS labels, an IPv4 address or [IPv6]) with an ` +
+      "optional :port, then a path or nothing";
   }
   if (host.includes("/")) return `${what}: drop the path after the host`;
-  if (host.includes(":")) {
+  if (host.includes(":") && !host.startsWith("[")) {
     return `${what}: what follows ":" is not a port (the host comes before the credentials: ` +
       "NAME HOST [username:password])";
   }
-  return `${what}: use DNS labels or an IPv4 address, with an optional :port`;
+  return `${what}: use DNS labels or an IPv4 address ([IPv6] in brackets), with an optional :port`;
+}
+
+/** ` (or give the host alone: HOST)`, when the URL's host is one: never user information. */
+function hostAlone(url: string): string {
+  let bare: string | undefined;
+  try {
+    bare = new URL(url).host;
+  } catch {
+    bare = undefined;
+  }
+  return bare && isRegistryHost(bare) ? ` (or give the host alone: ${bare})` : "";
 }

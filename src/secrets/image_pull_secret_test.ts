@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
-import { checkImagePullSecretInput, encodeCredentials } from "./image_pull_secret.ts";
+import {
+  checkImagePullSecretInput,
+  encodeCredentials,
+  writeImagePullSecret,
+} from "./image_pull_secret.ts";
 import { DOCUMENTED_LIMITS } from "./limits.ts";
 import { isRegistryHost } from "./registry.ts";
+import type { PutBody } from "./client.ts";
+import type { SecretsApi } from "./set.ts";
 
 Deno.test("credentials: user:password is encoded; --no-encode takes base64 of it as is", () => {
   assert.equal(encodeCredentials("robot:pa:ss", true), btoa("robot:pa:ss"));
@@ -32,6 +38,12 @@ Deno.test("host: refused before sending exactly when the provisioner would fail 
     "registry.example.com:5000",
     "10.0.0.1:443",
     "https://ghcr.io",
+    "HTTPS://GHCR.IO/",
+    "https://[::1]:5000/",
+    "[::1]:5000",
+    "oci://registry.example.com",
+    "https://ghcr.io/v2/?x=1",
+    "https://ghcr.io/v2/#x",
     "ghcr.io/v2/",
     "robot:zq9x@ghcr.io",
     "robot:zq9x",
@@ -63,4 +75,32 @@ Deno.test("credentials over the API's limit for one value are refused before sen
       return true;
     },
   );
+});
+
+Deno.test("host: sent as the server stores it; alone only to a server that takes it so", async () => {
+  const sent = async (host: string, bareTaken: boolean) => {
+    const bodies: PutBody[] = [];
+    const api: SecretsApi = {
+      getSet: () => Promise.resolve(undefined),
+      regions: () => Promise.resolve({ regions: [{ code: "us-west", name: "US West" }] }),
+      putSet: (
+        _name,
+        body,
+      ) => (bodies.push(body), Promise.resolve({ status: "OK", region: "us-west" })),
+      offers: (extension) => bareTaken && extension === "registry-host",
+    };
+    await writeImagePullSecret(api, { name: "reg", host, credentials: btoa("robot:pass") });
+    return (bodies[0] as { host: string }).host;
+  };
+  for (const bareTaken of [false, true]) {
+    assert.equal(await sent("HTTPS://GHCR.IO/", bareTaken), "https://GHCR.IO/");
+    assert.equal(await sent("Http://[::1]:5000/v1/", bareTaken), "http://[::1]:5000/v1/");
+    assert.equal(
+      await sent("https://index.docker.io/v1/", bareTaken),
+      "https://index.docker.io/v1/",
+    );
+  }
+  assert.equal(await sent("ghcr.io", false), "https://ghcr.io");
+  assert.equal(await sent("[::1]:5000", false), "https://[::1]:5000");
+  assert.equal(await sent("ghcr.io", true), "ghcr.io");
 });

@@ -84,6 +84,31 @@ export interface RuntimeReader {
   readRuntimeSet(name: string): Promise<RuntimeRead>;
 }
 
+/** What `checkRuntimeOffered` needs of the client. */
+export interface ExtensionProbe {
+  discoverExtensions(): Promise<void>;
+  offers(extension: "runtime"): boolean;
+}
+
+/**
+ * Asks the server, without the runtime key, whether it offers runtime keys (voicebot's `runtime`
+ * extension), and throws a UsageError (exit 2) when it does not: the key is then never sent to
+ * it. The platform's documented API has no runtime keys and no route that reads values.
+ */
+export async function checkRuntimeOffered(client: ExtensionProbe, baseUrl: string): Promise<void> {
+  await client.discoverExtensions();
+  if (client.offers("runtime")) return;
+  throw new UsageError(
+    `the API at ${baseUrl} does not offer runtime keys, which \`secrets run\` reads values ` +
+      "with; the runtime key was not sent.",
+    {
+      hint: "the platform's documented API has no route that reads values: runtime keys are " +
+        "voicebot's, served by `voicebot cloud serve`. If this is one, check the API URL " +
+        "(--api-url or VOICEBOT_API_URL; it ends in /v1).",
+    },
+  );
+}
+
 export interface ReadSetsOptions {
   /** How long a pending set is waited for, at most. */
   timeoutMs: number;

@@ -9,6 +9,7 @@ import {
 } from "../errors.ts";
 import type { RuntimeRead } from "./client.ts";
 import {
+  checkRuntimeOffered,
   childEnvironment,
   isUnsafeVariable,
   readSets,
@@ -202,4 +203,26 @@ Deno.test("runCommand: a command the system will not start is 127 or 126, with i
     runCommand(["false"], { PATH: Deno.env.get("PATH")! }, { interactive: false }),
     (error) => error instanceof ChildExited && error.status === 1,
   );
+});
+
+Deno.test("runtime keys: asked of the server first; a server without them is exit 2", async () => {
+  const probe = (runtime: boolean) => {
+    const calls: string[] = [];
+    return {
+      calls,
+      discoverExtensions: () => (calls.push("discover"), Promise.resolve()),
+      // Read only once discovered: before, the client knows nothing of the server.
+      offers: (extension: string) => (calls.push(extension), runtime && calls[0] === "discover"),
+    };
+  };
+  const voicebot = probe(true);
+  await checkRuntimeOffered(voicebot, "https://api.test/v1");
+  assert.deepEqual(voicebot.calls, ["discover", "runtime"]);
+
+  const documented = probe(false);
+  const refused = await checkRuntimeOffered(documented, "https://api.test/v1").catch((e) => e);
+  assert.ok(refused instanceof UsageError, String(refused));
+  assert.match(refused.message, /https:\/\/api\.test\/v1 does not offer runtime keys/);
+  assert.match(refused.message, /the runtime key was not sent/);
+  assert.deepEqual(documented.calls, ["discover", "runtime"]);
 });

@@ -135,7 +135,8 @@ export const PutImagePullSecretRequest = z
     type: z.literal("imagePullSecret"),
     region: OptionalRegion,
     host: z.string().min(1).max(261).meta({
-      description: "Registry host, optionally with a port.",
+      description: "The registry: `host[:port]` (a DNS name, IPv4 or [IPv6]), or its http(s) " +
+        "URL; no user information, query or fragment.",
       example: "registry.example.com",
     }),
     credentials: z.string().min(1).meta({ description: "Base64 of `username:password`." }),
@@ -164,7 +165,8 @@ export const ImagePullSecretRequest = z
   .strictObject({
     isImagePullSecret: z.literal(true),
     host: z.string().min(1).max(261).meta({
-      description: "Registry host, optionally with a port, or its URL.",
+      description: "The registry: `host[:port]` (a DNS name, IPv4 or [IPv6]), or its http(s) " +
+        "URL; no user information, query or fragment.",
       example: "https://index.docker.io/v1/",
     }),
     secretValue: z.string().min(1).meta({ description: "Base64 of `username:password`." }),

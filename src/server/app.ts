@@ -32,6 +32,11 @@ import {
 } from "./config.ts";
 import { credentialsContext, redactApiKeys, valueContext, type Vault } from "./crypto.ts";
 import { utf8Length } from "../secrets/limits.ts";
+import {
+  normalizeRegistryHost,
+  type RegistryHostRefusal,
+  registryHostRefusal,
+} from "../secrets/registry.ts";
 import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
 import { ApiError, notFound, tooLarge, unauthorized, validationError } from "./errors.ts";
 import type { Logger } from "./log.ts";
@@ -115,7 +120,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   /** What the wire schema cannot see: the organization's regions, and a key JSON objects drop. */
   const bodyProblems = (body: unknown): ErrorDetail[] => {
-    const { region, secrets, host, credentials, secretValue } = (body ?? {}) as Record<
+    const { type, region, secrets, host, credentials, secretValue } = (body ?? {}) as Record<
       string,
       unknown
     >;
@@ -145,12 +150,13 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         problems.push({ field, message: "is not valid Unicode (it holds a lone surrogate)" });
       }
     }
-    // `user:password@registry` would put a credential where hosts go: in clear, and in messages.
-    if (typeof host === "string" && host.includes("@")) {
-      problems.push({
-        field: "host",
-        message: "must not hold user information (user:password@); send it in `credentials`",
-      });
+    // A host that names no registry by its form could never be provisioned: refused here rather
+    // than acknowledged. Never quoted: `user:password@registry` holds a credential.
+    const refusal = typeof host === "string" ? registryHostRefusal(host) : undefined;
+    if (refusal !== undefined) {
+      // The documented body (no `type`) carries the credentials in `secretValue`.
+      const credentialsField = type === undefined ? "secretValue" : "credentials";
+      problems.push({ field: "host", message: HOST_REFUSALS[refusal](credentialsField) });
     }
     return problems;
   };
@@ -620,6 +626,15 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
   return app;
 }
 
+/** What a 400 says of a host that names no registry; never the host itself. */
+const HOST_REFUSALS: Record<RegistryHostRefusal, (credentialsField: string) => string> = {
+  "user-information": (field) =>
+    `must not hold user information (user:password@); send it in \`${field}\``,
+  scheme: () => "must be host[:port] or an http:// or https:// URL (no other scheme)",
+  query: () => "must not hold a query (?...): a registry is named by its host and path",
+  fragment: () => "must not hold a fragment (#...): a registry is named by its host and path",
+};
+
 /** A PUT body of either shape, documented or ours, as the one write it asks for. */
 type PutWrite =
   & { documented: boolean; region: string | undefined }
@@ -635,7 +650,7 @@ function putWrite(body: PutSecretSetRequest): PutWrite {
       documented: true,
       region,
       type: "imagePullSecret",
-      host: body.host,
+      host: normalizeRegistryHost(body.host),
       credentials: body.secretValue,
     };
   }
@@ -648,7 +663,13 @@ function putWrite(body: PutSecretSetRequest): PutWrite {
   }
   if (body.type === "imagePullSecret") {
     const { host, credentials } = body;
-    return { documented: false, region, type: "imagePullSecret", host, credentials };
+    return {
+      documented: false,
+      region,
+      type: "imagePullSecret",
+      host: normalizeRegistryHost(host),
+      credentials,
+    };
   }
   const secrets = Object.entries(body.secrets);
   return { documented: false, region, type: "secret", secrets, replace: body.replace ?? false };

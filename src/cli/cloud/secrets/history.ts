@@ -26,14 +26,14 @@ export default define({
     checkSetName(name);
     const ask = purge &&
       mustConfirm({ ...ctx.values, action: `dropping the older versions of "${name}"` });
-    const { client, organization } = await connect(ctx.values);
-    const notFound = notFoundHint(name, organization);
+    const { client, where } = await connect(ctx.values);
+    const notFound = notFoundHint(name, where);
     const set = await client.getSet(name).catch(notFound);
     client.requireExtension("versions", purge ? "history --purge" : "history");
     if (purge) {
       if (ask) {
         await confirmOrCancel(
-          `Drop every version of "${name}" but the current one (organization "${organization}")? Rollback to them is then impossible.`,
+          `Drop every version of "${name}" but the current one (${where})? Rollback to them is then impossible.`,
         );
       }
       const purged = await client.purgeVersions(name).catch(notFound);

@@ -38,9 +38,9 @@ export default define({
     }
     if (values.wait) checkWaitTimeout(values["wait-timeout"]);
     const { name } = values;
-    const { client, organization } = await connect(values);
+    const { client, where } = await connect(values);
     const { planRollback, changes } = await import("../../../secrets/versions.ts");
-    const notFound = notFoundHint(name, organization);
+    const notFound = notFoundHint(name, where);
     const current = await client.getSet(name).catch(notFound);
     const plan = await planRollback(client, name, current, version);
     if (values["dry-run"]) {
@@ -64,7 +64,7 @@ export default define({
     if (!skip) {
       console.error(describe(plan, "will"));
       await confirmOrCancel(
-        `Roll "${name}" (organization "${organization}") back to version ${version}?`,
+        `Roll "${name}" (${where}) back to version ${version}?`,
       );
     }
     const outcome = await client.rollback(name, version).catch(notFound);

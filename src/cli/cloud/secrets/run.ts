@@ -98,6 +98,8 @@ export default define({
         values["key-file"] ? "--key-file" : run.RUNTIME_KEY_ENV
       }, or ask for a new one (it may be revoked or expired).`,
     });
+    // Whether the server offers runtime keys, asked without the key: it goes to no other.
+    await run.checkRuntimeOffered(client, baseUrl);
     const sets = await run.readSets(client, names, {
       timeoutMs: waitMs,
       onWait: (name) => printNote(`Waiting for "${name}" to be ready...`),
