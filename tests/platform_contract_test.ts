@@ -89,6 +89,24 @@ Deno.test({
         const diff = await cli("diff", "my-set", "A=1");
         assert.equal(diff.code, 2, diff.stderr);
         assert.match(diff.stderr, /fingerprints/);
+        // Versions and the audit trail are voicebot's own: said plainly, nothing written.
+        const writes = () => requests().filter((request) => !request.startsWith("GET ")).length;
+        const writesBefore = writes();
+        for (
+          const args of [
+            ["history", "my-set"],
+            ["history", "my-set", "--purge", "--yes"],
+            ["rollback", "my-set", "1", "--yes"],
+          ]
+        ) {
+          const refused = await cli(...args);
+          assert.equal(refused.code, 2, `${args.join(" ")}: ${refused.stderr}`);
+          assert.match(refused.stderr, /is not offered by the API at .*; nothing was changed/);
+        }
+        const audit = await runCli(["cloud", "audit"], env);
+        assert.equal(audit.code, 2, audit.stderr);
+        assert.match(audit.stderr, /the audit trail is not offered by the API/);
+        assert.equal(writes(), writesBefore);
         assert.equal(puts(), before);
 
         // A name the SPEC allows and the documentation does not: the server's answer, and why.

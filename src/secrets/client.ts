@@ -16,7 +16,8 @@
  * - The platform's documented API first: every request here is a documented one (paths, bodies),
  *   and every answer is read as the documentation allows it (responses.ts), so that this client
  *   works with any server that implements the documentation. What voicebot's server adds (the
- *   write report, fingerprints, `GET /me`, `replace`) is used when present; a server names its
+ *   write report, fingerprints, `GET /me`, `replace`, versions, the audit trail) is used when
+ *   present, and its own routes are asked only of a server that named them; a server names its
  *   extensions in a `Voicebot-Extensions` header on every answer, which `offers` reads from the
  *   last answer, so that a command learns them from a request it makes anyway.
  * - Every response body is parsed with the zod/mini twins of the wire schemas (responses.ts, held
@@ -265,19 +266,10 @@ export class SecretsClient {
     return (await this.#forSet(name, this.#request("POST", path, PurgeVersionsResponse))).purged;
   }
 
-  /**
-   * GET /audit (voicebot's `audit`): a page of the organization's events, newest first. A server
-   * without it is said to lack it (UsageError), whatever it answered.
-   */
-  async listAudit(limit: number, cursor?: string): Promise<AuditEventsResponse> {
+  /** GET /audit (voicebot's `audit`): a page of the organization's events, newest first. */
+  listAudit(limit: number, cursor?: string): Promise<AuditEventsResponse> {
     const query = `?limit=${limit}${cursor === undefined ? "" : `&cursor=${cursor}`}`;
-    try {
-      return await this.#request("GET", `/audit${query}`, AuditEventsResponse);
-    } catch (error) {
-      if (error instanceof AuthError || this.offers("audit")) throw error;
-      this.requireExtension("audit", "the audit trail");
-      throw error;
-    }
+    return this.#request("GET", `/audit${query}`, AuditEventsResponse);
   }
 
   /** GET /secrets: every set of the organization (of one region), image pull secrets included. */

@@ -26,6 +26,9 @@ export default define({
       throw new UsageError(`--limit must be a whole number from 1 to 100000, not ${limit}.`);
     }
     const { client } = await connect(ctx.values);
+    // Asked first, so that a server of the documented API only is told, not sent an unknown route.
+    await client.discoverExtensions();
+    client.requireExtension("audit", "the audit trail");
     const events: AuditEventBody[] = [];
     let cursor: string | undefined;
     do {
