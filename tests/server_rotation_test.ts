@@ -201,7 +201,7 @@ backendTest(
 );
 
 backendTest(
-  "rotate-master-key killed with SIGKILL at several points leaves every value readable; run again, it finishes; a server then needs only the new key",
+  "rotate-master-key killed with SIGKILL at several points, or stopped by SIGINT, leaves every value readable; run again, it finishes; a server then needs only the new key",
   async (backend) => {
     await using database = await backend.database();
     const k2 = newKey();
@@ -286,7 +286,15 @@ backendTest(
     };
 
     const kills: number[] = [];
-    for (const fraction of [0.1, 0.5, 0.9]) {
+    let interrupted = 0;
+    // SIGKILL (a crash) at three points, and once SIGINT (Ctrl-C), which stops after its batch.
+    const stops: [number, Deno.Signal][] = [
+      [0.1, "SIGKILL"],
+      [0.5, "SIGKILL"],
+      [0.7, "SIGINT"],
+      [0.9, "SIGKILL"],
+    ];
+    for (const [fraction, signal] of stops) {
       const child = rotation();
       let running = true;
       // Settled at once, rethrown below: a failed write fails the test, not the test runner.
@@ -300,14 +308,20 @@ backendTest(
           done = total - ((await heads(watcher)).get(oldHead) ?? 0);
           if (done < fraction * total) await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        child.kill("SIGKILL");
+        child.kill(signal);
         running = false;
         const failure = await writing;
         if (failure) throw failure;
-        const status = await withDeadline(child.status, 30_000);
-        await child.stdout.cancel();
-        await child.stderr.cancel();
-        if (status.signal === "SIGKILL") kills.push(done);
+        const output = await withDeadline(child.output(), 30_000);
+        if (output.signal === "SIGKILL") kills.push(done);
+        if (signal === "SIGINT") {
+          const stderr = new TextDecoder().decode(output.stderr);
+          assert.equal(output.code, 1, stderr);
+          const report = JSON.parse(new TextDecoder().decode(output.stdout));
+          assert.deepEqual([report.interrupted, report.complete], [true, false]);
+          assert.match(stderr, /run it again to finish/);
+          interrupted++;
+        }
 
         // Every value opens with the keyring, and a server would start on it.
         const vault = await unlock(watcher, [k2, K1]);
@@ -318,6 +332,7 @@ backendTest(
     }
     await live.stop();
     written.sets.set("live", acknowledged);
+    assert.equal(interrupted, 1);
     assert.ok(kills.length >= 2, `killed mid-way at ${kills.join(", ")} of ${total}`);
     assert.ok(kills.every((done) => done > 0 && done < total), kills.join(", "));
 
