@@ -19,6 +19,7 @@ import {
   type PendingSet,
   type ResealCursor,
   type RuntimeKeyRefusal,
+  type SealedPlace,
   type SecretsWrite,
   type StoredSet,
   type StoredSetDetail,
@@ -284,6 +285,33 @@ export function nextReseal(
   return table === "values" ? { table: "versions", after: ["", "", "0", ""] } : undefined;
 }
 
+/** Where each table a re-sealing pass goes through keeps its sealed column, and its primary key. */
+export const RESEAL_TABLES = {
+  credentials: { from: "secret_sets", column: "credentials", key: ["org_id", "name"] },
+  values: { from: "secret_values", column: "value", key: ["org_id", "set_name", "key"] },
+  versions: {
+    from: "secret_version_values",
+    column: "value",
+    key: ["org_id", "set_name", "version", "key"],
+  },
+} as const;
+
+/** The cursor's primary key as the table's columns hold it (a version is a number). */
+export function cursorValues(cursor: ResealCursor): (string | number)[] {
+  const { key } = RESEAL_TABLES[cursor.table];
+  return cursor.after.map((value, i) => key[i] === "version" ? Number(value) : value);
+}
+
+/** Where a row of a re-sealing table lives: what its sealed column's additional data names. */
+export function placeOf(row: Row): SealedPlace {
+  const place: SealedPlace = {
+    orgId: row.org_id as string,
+    setName: (row.set_name ?? row.name) as string,
+  };
+  if (row.key != null) place.key = row.key as string;
+  return place;
+}
+
 /** Versions kept of each secret set, the current one included (docs/API.md, "Versions"). */
 export const VERSIONS_KEPT = 10;
 
@@ -415,5 +443,43 @@ export function imagePullSecretEvent(
     action: "image-pull-secret.write",
     setName: write.name,
     detail: { host: write.host },
+  };
+}
+
+/** A key's DELETE, which made `version`. */
+export function keyDeletedEvent(
+  orgId: string,
+  name: string,
+  key: string,
+  now: number,
+  author: Author,
+  version: number,
+): NewAuditEvent {
+  return {
+    orgId,
+    at: now,
+    author,
+    action: "key.delete",
+    setName: name,
+    keys: [key],
+    detail: { version },
+  };
+}
+
+/** A purge of a set's versions: how many went, and the one kept. */
+export function versionsPurgedEvent(
+  orgId: string,
+  name: string,
+  author: Author,
+  purged: number,
+  kept: number,
+): NewAuditEvent {
+  return {
+    orgId,
+    at: Date.now(),
+    author,
+    action: "versions.purge",
+    setName: name,
+    detail: { purged, kept },
   };
 }

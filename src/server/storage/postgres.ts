@@ -14,13 +14,17 @@ import {
   auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
+  cursorValues,
   type Existing,
   FIRST_RESEAL,
   imagePullSecretEvent,
+  keyDeletedEvent,
   newOrganizationId,
   nextReseal,
   pendingSummary,
+  placeOf,
   planKeys,
+  RESEAL_TABLES,
   runtimeKeyRefusal,
   sealedHeadSql,
   secretsWriteEvent,
@@ -38,6 +42,7 @@ import {
   valuesToWrite,
   versionRow,
   VERSIONS_KEPT,
+  versionsPurgedEvent,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import {
@@ -161,70 +166,46 @@ export class PostgresStorage implements Storage {
     current: Uint8Array,
     reseal: Reseal,
   ): Promise<{ resealed: number; next: ResealCursor | undefined }> {
-    const { table, after } = cursor ?? FIRST_RESEAL;
-    const head = current.length;
+    const position = cursor ?? FIRST_RESEAL;
+    const { from, column, key } = RESEAL_TABLES[position.table];
+    const keys = key.join(", ");
+    const after = cursorValues(position);
     return await this.sql.begin(async (tx) => {
-      const rows = table === "credentials"
-        ? await tx`SELECT org_id, name, credentials FROM secret_sets
-            WHERE (org_id, name) > (${after[0]}, ${after[1]}) AND credentials IS NOT NULL
-              AND substring(credentials from 1 for ${head}) <> ${current}
-            ORDER BY org_id, name LIMIT ${limit}`
-        : table === "values"
-        ? await tx`SELECT org_id, set_name, key, value FROM secret_values
-            WHERE (org_id, set_name, key) > (${after[0]}, ${after[1]}, ${after[2]})
-              AND substring(value from 1 for ${head}) <> ${current}
-            ORDER BY org_id, set_name, key LIMIT ${limit}`
-        : await tx`SELECT org_id, set_name, version, key, value FROM secret_version_values
-            WHERE (org_id, set_name, version, key)
-              > (${after[0]}, ${after[1]}, ${Number(after[2])}, ${after[3]})
-              AND substring(value from 1 for ${head}) <> ${current}
-            ORDER BY org_id, set_name, version, key LIMIT ${limit}`;
+      const rows = await tx.unsafe(
+        `SELECT ${keys}, ${column} AS sealed FROM ${from}
+         WHERE (${keys}) > (${after.map((_, i) => `$${i + 1}`).join(", ")})
+           AND ${column} IS NOT NULL
+           AND substring(${column} from 1 for ${current.length}) <> $${after.length + 1}
+         ORDER BY ${keys} LIMIT $${after.length + 2}`,
+        [...after, current, limit],
+      );
       // Organization rows first and in one order, as writers take them: no deadlock with a
       // write to the same set while the batch holds its rows.
       for (const orgId of [...new Set(rows.map((row) => row.org_id as string))].sort()) {
         await tx`SELECT 1 FROM organizations WHERE id = ${orgId} FOR UPDATE`;
       }
-      // One statement for the batch: each row replaced only if it still holds what was read.
-      let resealed = 0;
-      if (table === "credentials") {
-        const updates = rows.flatMap((row) => {
-          const sealed = reseal({ orgId: row.org_id, setName: row.name }, row.credentials);
-          return sealed ? [[row.org_id, row.name, row.credentials, sealed]] : [];
-        });
-        if (updates.length) {
-          resealed = (await tx`UPDATE secret_sets AS s SET credentials = u.sealed::bytea
-            FROM (VALUES ${tx(updates)}) AS u (org_id, name, old, sealed)
-            WHERE s.org_id = u.org_id AND s.name = u.name AND s.credentials = u.old::bytea`).count;
-        }
-      } else if (table === "versions") {
-        const updates = rows.flatMap((row) => {
-          const place = { orgId: row.org_id, setName: row.set_name, key: row.key };
-          const sealed = reseal(place, row.value);
-          return sealed
-            ? [[row.org_id, row.set_name, row.version, row.key, row.value, sealed]]
-            : [];
-        });
-        if (updates.length) {
-          resealed = (await tx`UPDATE secret_version_values AS v SET value = u.sealed::bytea
-            FROM (VALUES ${tx(updates)}) AS u (org_id, set_name, version, key, old, sealed)
-            WHERE v.org_id = u.org_id AND v.set_name = u.set_name
-              AND v.version = u.version::integer AND v.key = u.key
-              AND v.value = u.old::bytea`).count;
-        }
-      } else {
-        const updates = rows.flatMap((row) => {
-          const place = { orgId: row.org_id, setName: row.set_name, key: row.key };
-          const sealed = reseal(place, row.value);
-          return sealed ? [[row.org_id, row.set_name, row.key, row.value, sealed]] : [];
-        });
-        if (updates.length) {
-          resealed = (await tx`UPDATE secret_values AS v SET value = u.sealed::bytea
-            FROM (VALUES ${tx(updates)}) AS u (org_id, set_name, key, old, sealed)
-            WHERE v.org_id = u.org_id AND v.set_name = u.set_name AND v.key = u.key
-              AND v.value = u.old::bytea`).count;
-        }
+      const updates = rows.flatMap((row) => {
+        const sealed = reseal(placeOf(row), row.sealed);
+        return sealed ? [[...key.map((name) => row[name]), row.sealed, sealed]] : [];
+      });
+      if (updates.length === 0) {
+        return { resealed: 0, next: nextReseal(position.table, rows, limit) };
       }
-      return { resealed, next: nextReseal(table, rows, limit) };
+      // One statement for the batch: each row replaced only if it still holds what was read.
+      const width = key.length + 2;
+      const tuples = updates.map((_, r) =>
+        `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(", ")})`
+      );
+      const match = key.map((name) =>
+        `t.${name} = u.${name}${name === "version" ? "::integer" : ""}`
+      ).join(" AND ");
+      const changed = await tx.unsafe(
+        `UPDATE ${from} AS t SET ${column} = u.sealed::bytea
+         FROM (VALUES ${tuples.join(", ")}) AS u (${keys}, old, sealed)
+         WHERE ${match} AND t.${column} = u.old::bytea`,
+        updates.flat(),
+      );
+      return { resealed: changed.count, next: nextReseal(position.table, rows, limit) };
     });
   }
 
@@ -445,14 +426,7 @@ export class PostgresStorage implements Storage {
       const current = (await currentVersion(tx, orgId, name)) ?? 0;
       const purged = (await tx`DELETE FROM secret_versions
         WHERE org_id = ${orgId} AND set_name = ${name} AND version < ${current}`).count;
-      await audit(tx, {
-        orgId,
-        at: Date.now(),
-        author,
-        action: "versions.purge",
-        setName: name,
-        detail: { purged, kept: current },
-      });
+      await audit(tx, versionsPurgedEvent(orgId, name, author, purged, current));
       return purged;
     });
   }
@@ -500,15 +474,7 @@ export class PostgresStorage implements Storage {
       await writeSet(tx, orgId, name, { ...existing, host: null, credentials: null }, true, now);
       const removal = { created: [], updated: [], removed: [key] };
       const version = await recordVersion(tx, orgId, name, now, removal, { author });
-      await audit(tx, {
-        orgId,
-        at: now,
-        author,
-        action: "key.delete",
-        setName: name,
-        keys: [key],
-        detail: { version },
-      });
+      await audit(tx, keyDeletedEvent(orgId, name, key, now, author, version));
       return pendingSummary(name, existing.type, existing.region);
     });
   }

@@ -16,13 +16,17 @@ import {
   auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
+  cursorValues,
   type Existing,
   FIRST_RESEAL,
   imagePullSecretEvent,
+  keyDeletedEvent,
   newOrganizationId,
   nextReseal,
   pendingSummary,
+  placeOf,
   planKeys,
+  RESEAL_TABLES,
   runtimeKeyRefusal,
   sealedHeadSql,
   secretsWriteEvent,
@@ -41,6 +45,7 @@ import {
   valuesToWrite,
   versionRow,
   VERSIONS_KEPT,
+  versionsPurgedEvent,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import {
@@ -238,86 +243,29 @@ export class SqliteStorage implements Storage {
     current: Uint8Array,
     reseal: Reseal,
   ): Promise<{ resealed: number; next: ResealCursor | undefined }> {
-    const { table, after } = cursor ?? FIRST_RESEAL;
+    const position = cursor ?? FIRST_RESEAL;
+    const { from, column, key } = RESEAL_TABLES[position.table];
+    const keys = key.join(", ");
     return this.write(undefined, () => {
-      let resealed = 0;
-      if (table === "credentials") {
-        const rows = this.sql(
-          `SELECT org_id, name, credentials FROM secret_sets
-           WHERE (org_id, name) > (?, ?) AND credentials IS NOT NULL
-             AND substr(credentials, 1, ?) <> ?
-           ORDER BY org_id, name LIMIT ?`,
-        ).all(after[0], after[1], current.length, current, limit);
-        const update = this.sql(
-          "UPDATE secret_sets SET credentials = ? WHERE org_id = ? AND name = ? AND credentials = ?",
-        );
-        for (const row of rows) {
-          const place = { orgId: row.org_id as string, setName: row.name as string };
-          const sealed = reseal(place, row.credentials as Uint8Array);
-          if (sealed) {
-            resealed += Number(
-              update.run(sealed, place.orgId, place.setName, row.credentials as Uint8Array).changes,
-            );
-          }
-        }
-        return { resealed, next: nextReseal(table, rows, limit) };
-      }
-      if (table === "versions") {
-        const rows = this.sql(
-          `SELECT org_id, set_name, version, key, value FROM secret_version_values
-           WHERE (org_id, set_name, version, key) > (?, ?, ?, ?) AND substr(value, 1, ?) <> ?
-           ORDER BY org_id, set_name, version, key LIMIT ?`,
-        ).all(after[0], after[1], Number(after[2]), after[3], current.length, current, limit);
-        const update = this.sql(
-          `UPDATE secret_version_values SET value = ?
-           WHERE org_id = ? AND set_name = ? AND version = ? AND key = ? AND value = ?`,
-        );
-        for (const row of rows) {
-          const place = {
-            orgId: row.org_id as string,
-            setName: row.set_name as string,
-            key: row.key as string,
-          };
-          const sealed = reseal(place, row.value as Uint8Array);
-          if (sealed) {
-            resealed += Number(
-              update.run(
-                sealed,
-                place.orgId,
-                place.setName,
-                row.version as number,
-                place.key,
-                row.value as Uint8Array,
-              ).changes,
-            );
-          }
-        }
-        return { resealed, next: nextReseal(table, rows, limit) };
-      }
       const rows = this.sql(
-        `SELECT org_id, set_name, key, value FROM secret_values
-         WHERE (org_id, set_name, key) > (?, ?, ?) AND substr(value, 1, ?) <> ?
-         ORDER BY org_id, set_name, key LIMIT ?`,
-      ).all(after[0], after[1], after[2], current.length, current, limit);
+        `SELECT ${keys}, ${column} AS sealed FROM ${from}
+         WHERE (${keys}) > (${key.map(() => "?").join(", ")}) AND ${column} IS NOT NULL
+           AND substr(${column}, 1, ?) <> ?
+         ORDER BY ${keys} LIMIT ?`,
+      ).all(...cursorValues(position), current.length, current, limit);
+      // Replaced only if the row still holds what was read (a write made meanwhile stays).
       const update = this.sql(
-        `UPDATE secret_values SET value = ? WHERE org_id = ? AND set_name = ? AND key = ?
-         AND value = ?`,
+        `UPDATE ${from} SET ${column} = ?
+         WHERE ${key.map((name) => `${name} = ?`).join(" AND ")} AND ${column} = ?`,
       );
+      let resealed = 0;
       for (const row of rows) {
-        const place = {
-          orgId: row.org_id as string,
-          setName: row.set_name as string,
-          key: row.key as string,
-        };
-        const sealed = reseal(place, row.value as Uint8Array);
-        if (sealed) {
-          resealed += Number(
-            update.run(sealed, place.orgId, place.setName, place.key, row.value as Uint8Array)
-              .changes,
-          );
-        }
+        const sealed = reseal(placeOf(row), row.sealed as Uint8Array);
+        if (!sealed) continue;
+        const where = key.map((name) => row[name] as string | number);
+        resealed += Number(update.run(sealed, ...where, row.sealed as Uint8Array).changes);
       }
-      return { resealed, next: nextReseal(table, rows, limit) };
+      return { resealed, next: nextReseal(position.table, rows, limit) };
     });
   }
 
@@ -665,14 +613,7 @@ export class SqliteStorage implements Storage {
         this.sql("DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version < ?")
           .run(orgId, name, current).changes,
       );
-      this.audit({
-        orgId,
-        at: Date.now(),
-        author,
-        action: "versions.purge",
-        setName: name,
-        detail: { purged, kept: current },
-      });
+      this.audit(versionsPurgedEvent(orgId, name, author, purged, current));
       return purged;
     });
   }
@@ -722,15 +663,7 @@ export class SqliteStorage implements Storage {
       this.writeSet(orgId, name, { ...existing, host: null, credentials: null }, true, now);
       const removal = { created: [], updated: [], removed: [key] };
       const version = this.recordVersion(orgId, name, now, removal, { author });
-      this.audit({
-        orgId,
-        at: now,
-        author,
-        action: "key.delete",
-        setName: name,
-        keys: [key],
-        detail: { version },
-      });
+      this.audit(keyDeletedEvent(orgId, name, key, now, author, version));
       return pendingSummary(name, existing.type, existing.region);
     });
   }
