@@ -12,6 +12,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import { AUDIT_ACTIONS } from "./audit_actions.ts";
 
 const SetType = z.enum(["secret", "imagePullSecret"]);
 const SetStatus = z.enum(["pending", "ready", "failed"]);
@@ -121,18 +122,7 @@ export const AuditEventBody = z.object({
   id: z.string(),
   at: z.string(),
   keyId: z.string(),
-  action: z.enum([
-    "set.write",
-    "set.rollback",
-    "key.delete",
-    "set.delete",
-    "image-pull-secret.write",
-    "versions.purge",
-    "api-key.create",
-    "api-key.revoke",
-    "master-key.rotate",
-    "runtime.read",
-  ]),
+  action: z.enum(AUDIT_ACTIONS),
   set: z.optional(z.string()),
   keys: z.array(z.string()),
   requestId: z.optional(z.string()),

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { KEY_NAME, SET_NAME } from "./names.ts";
+import { AUDIT_ACTIONS } from "./audit_actions.ts";
 
 /** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1). Secret sets and image pull secrets alike. */
 export const SET_NAME_PATTERN = SET_NAME;
@@ -346,18 +347,7 @@ export const AuditEventBody = z
       description: "The public id of the API key that made the change, or `operator` for the " +
         "server's own commands (create-key, revoke-key, rotate-master-key).",
     }),
-    action: z.enum([
-      "set.write",
-      "set.rollback",
-      "key.delete",
-      "set.delete",
-      "image-pull-secret.write",
-      "versions.purge",
-      "api-key.create",
-      "api-key.revoke",
-      "master-key.rotate",
-      "runtime.read",
-    ]),
+    action: z.enum(AUDIT_ACTIONS),
     set: z.string().optional().meta({ description: "The set it concerns, if one." }),
     keys: z.array(z.string()).meta({ description: "The key names it concerns." }),
     requestId: z.string().optional().meta({ description: "The request that made it." }),

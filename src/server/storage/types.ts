@@ -2,7 +2,10 @@
  * The one storage interface, implemented by SQLite (embedded default) and PostgreSQL.
  * Values and credentials reach it already sealed (see crypto.ts): storage never sees plaintext.
  */
+import type { AuditAction } from "../../secrets/audit_actions.ts";
 import type { SecretSetSummary, SetStatus, SetType } from "../../secrets/schemas.ts";
+
+export type { AuditAction };
 
 /** A set as the API shows it: `errorMessage` present exactly when `status` is failed. */
 export type StoredSet = Required<Omit<SecretSetSummary, "errorMessage">> & {
@@ -53,19 +56,6 @@ export interface Author {
 
 /** The server's own commands (create-key, revoke-key, rotate-master-key). */
 export const OPERATOR: Author = { actor: "operator" };
-
-/** What the audit trail records (docs/API.md, "Audit trail"). */
-export type AuditAction =
-  | "set.write"
-  | "set.rollback"
-  | "key.delete"
-  | "set.delete"
-  | "image-pull-secret.write"
-  | "versions.purge"
-  | "api-key.create"
-  | "api-key.revoke"
-  | "master-key.rotate"
-  | "runtime.read";
 
 /** An event to record: names and counts only, never a value, a credential or a key. */
 export interface NewAuditEvent {
