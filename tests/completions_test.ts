@@ -178,7 +178,7 @@ for (const [shell, { needs }] of Object.entries(SHELLS)) {
       assert.deepEqual(await complete("voicebot cloud serve --da"), ["--database"]);
       assert.deepEqual(
         (await complete("voicebot cloud serve ")).sort(),
-        ["create-key", "list-keys", "revoke-key"],
+        ["backup", "create-key", "list-keys", "revoke-key", "rotate-master-key"],
       );
       assert.deepEqual(await complete("voicebot init --he"), ["--help"]);
       assert.deepEqual(await complete("voicebot cloud secrets list --verb"), ["--verbose"]);

@@ -900,6 +900,7 @@ backendTest(
     assert.equal(document.info.version, "1.0.0");
     assert.equal(document.paths["/secrets"].get.operationId, "listSecretSets");
     assert.deepEqual(Object.keys(document.paths).sort(), [
+      "/audit",
       "/me",
       "/openapi.json",
       "/regions",
