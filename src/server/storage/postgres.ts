@@ -383,8 +383,15 @@ export class PostgresStorage implements Storage {
           DO UPDATE SET value = excluded.value, written_at = excluded.written_at`;
       }
       const changes = { ...keys, removed };
-      const version = await recordVersion(tx, orgId, write.name, rules.now, changes, write);
-      await audit(tx, secretsWriteEvent(orgId, write, rules.now, changes, version));
+      const version = await recordVersion(
+        tx,
+        orgId,
+        write.name,
+        rules.now,
+        changes,
+        write,
+        (version) => secretsWriteEvent(orgId, write, rules.now, changes, version),
+      );
       return {
         set: pendingSummary(write.name, set.type, region),
         setCreated: !existing,
@@ -473,8 +480,15 @@ export class PostgresStorage implements Storage {
       if (deleted.count === 0) throw notFound(`Set "${name}" has no key "${key}".`);
       await writeSet(tx, orgId, name, { ...existing, host: null, credentials: null }, true, now);
       const removal = { created: [], updated: [], removed: [key] };
-      const version = await recordVersion(tx, orgId, name, now, removal, { author });
-      await audit(tx, keyDeletedEvent(orgId, name, key, now, author, version));
+      await recordVersion(
+        tx,
+        orgId,
+        name,
+        now,
+        removal,
+        { author },
+        (version) => keyDeletedEvent(orgId, name, key, now, author, version),
+      );
       return pendingSummary(name, existing.type, existing.region);
     });
   }
@@ -573,8 +587,10 @@ async function currentVersion(sql: Sql, orgId: string, name: string): Promise<nu
 }
 
 /**
- * Records the set as the write leaves it as its next version, and drops versions beyond the last
- * VERSIONS_KEPT, in the write's transaction (which holds the organization's row lock).
+ * Records the set as the write leaves it as its next version, drops versions beyond the last
+ * VERSIONS_KEPT, and records the write's audit event, in the write's transaction (which holds the
+ * organization's row lock): one statement after the version's number, so that the lock is held
+ * two round trips longer, not five.
  */
 async function recordVersion(
   tx: postgres.TransactionSql,
@@ -583,16 +599,22 @@ async function recordVersion(
   now: number,
   changes: { created: string[]; updated: string[]; removed: string[] },
   write: { author?: Author; rollbackOf?: number },
+  eventOf: (version: number) => NewAuditEvent,
 ): Promise<number> {
   const version = ((await currentVersion(tx, orgId, name)) ?? 0) + 1;
-  await tx`INSERT INTO secret_versions ${
-    tx(versionRow(orgId, name, version, now, changes, write))
-  }`;
-  await tx`INSERT INTO secret_version_values (org_id, set_name, version, key, value)
-    SELECT org_id, set_name, ${version}, key, value FROM secret_values
-    WHERE org_id = ${orgId} AND set_name = ${name}`;
-  await tx`DELETE FROM secret_versions
-    WHERE org_id = ${orgId} AND set_name = ${name} AND version <= ${version - VERSIONS_KEPT}`;
+  const row = versionRow(orgId, name, version, now, changes, write);
+  // The sub-statements share one snapshot; the foreign keys are checked when all are done.
+  await tx`WITH made AS (
+      INSERT INTO secret_versions ${tx(row)}
+    ), copied AS (
+      INSERT INTO secret_version_values (org_id, set_name, version, key, value)
+      SELECT org_id, set_name, ${version}, key, value FROM secret_values
+      WHERE org_id = ${orgId} AND set_name = ${name}
+    ), pruned AS (
+      DELETE FROM secret_versions
+      WHERE org_id = ${orgId} AND set_name = ${name} AND version <= ${version - VERSIONS_KEPT}
+    )
+    INSERT INTO audit_events ${tx(auditRow(eventOf(version)))}`;
   return version;
 }
 
