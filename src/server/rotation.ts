@@ -75,14 +75,11 @@ export async function rotateMasterKey(
     options.onProgress?.(resealed, total);
   } while (cursor);
   if ((await sealedByKey(storage, vault)).every((count) => count.keyId === keyId)) {
-    for (
-      const [key, context] of [[FINGERPRINT_ROOT, FINGERPRINT_ROOT_CONTEXT], [
-        KEY_CHECK,
-        KEY_CHECK_CONTEXT,
-      ]]
-    ) {
-      resealed += await resealMeta(storage, vault, key, context) ? 1 : 0;
-    }
+    // The key check last: while it is a legacy one, it tells which key sealed legacy values.
+    resealed += await resealMeta(storage, vault, FINGERPRINT_ROOT, FINGERPRINT_ROOT_CONTEXT)
+      ? 1
+      : 0;
+    resealed += await resealMeta(storage, vault, KEY_CHECK, KEY_CHECK_CONTEXT) ? 1 : 0;
   }
   return await report(false);
 
