@@ -312,20 +312,34 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const { values, ...stored } = detail;
     const set = { ...stored, secrets: stored.keys.map((fieldName) => ({ fieldName })) };
     if (set.type !== "secret") return c.json({ ...set, keyDetails: [] }, 200);
-    // Fingerprints are computed here, from the opened values: none is ever stored.
-    const rawKey = vault.fingerprintKey(orgId);
-    const hmacKey = await importFingerprintKey(rawKey);
-    const keyDetails = await Promise.all(values.map(async ({ key, writtenAt, sealed }) => ({
+    const { fingerprints, fingerprintKey } = await fingerprintsOf(orgId, name, values);
+    const keyDetails = values.map(({ key, writtenAt }, i) => ({
       key,
       writtenAt: new Date(writtenAt).toISOString(),
-      fingerprint: await fingerprint(
-        hmacKey,
-        await vault.open(sealed, valueContext(orgId, name, key)),
-      ),
-    })));
-    const fingerprintKeyText = rawKey.toBase64({ alphabet: "base64url", omitPadding: true });
-    return c.json({ ...set, keyDetails, fingerprintKey: fingerprintKeyText }, 200);
+      fingerprint: fingerprints[i],
+    }));
+    return c.json({ ...set, keyDetails, fingerprintKey }, 200);
   });
+
+  /**
+   * The fingerprint of each sealed value, in order, and the organization's fingerprint key as the
+   * API sends it. Computed here, from the opened values: no fingerprint is ever stored.
+   */
+  async function fingerprintsOf(
+    orgId: string,
+    name: string,
+    values: { key: string; sealed: Uint8Array }[],
+  ): Promise<{ fingerprints: string[]; fingerprintKey: string }> {
+    const rawKey = vault.fingerprintKey(orgId);
+    const hmacKey = await importFingerprintKey(rawKey);
+    const fingerprints = await Promise.all(
+      values.map(({ key, sealed }) =>
+        fingerprint(hmacKey, vault.openSync(sealed, valueContext(orgId, name, key)))
+      ),
+    );
+    const fingerprintKey = rawKey.toBase64({ alphabet: "base64url", omitPadding: true });
+    return { fingerprints, fingerprintKey };
+  }
 
   api.openapi(routes.putSecretSet, async (c) => {
     const { setName: name } = c.req.valid("param");
@@ -433,20 +447,12 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     const orgId = c.get("orgId");
     const stored = await storage.getVersion(orgId, name, version);
     if (!stored) throw notFound(`Set "${name}" has no version ${version} (or no such set).`);
-    const rawKey = vault.fingerprintKey(orgId);
-    const hmacKey = await importFingerprintKey(rawKey);
-    const keyDetails = await Promise.all(stored.values.map(async ({ key, sealed }) => ({
-      key,
-      fingerprint: await fingerprint(
-        hmacKey,
-        vault.openSync(sealed, valueContext(orgId, name, key)),
-      ),
-    })));
+    const { fingerprints, fingerprintKey } = await fingerprintsOf(orgId, name, stored.values);
     return c.json({
       ...versionSummary(stored),
       keys: stored.values.map(({ key }) => key),
-      keyDetails,
-      fingerprintKey: rawKey.toBase64({ alphabet: "base64url", omitPadding: true }),
+      keyDetails: stored.values.map(({ key }, i) => ({ key, fingerprint: fingerprints[i] })),
+      fingerprintKey,
     }, 200);
   });
 

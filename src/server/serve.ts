@@ -62,8 +62,8 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? stderrLogger();
   // The master key's own problems are reported before any connection is made.
-  if (options.masterKey !== undefined) keyringFromEnv(options.masterKey);
-  else if (isPostgresUrl(options.database)) {
+  const envKeys = options.masterKey === undefined ? undefined : keyringFromEnv(options.masterKey);
+  if (!envKeys && isPostgresUrl(options.database)) {
     throw new UsageError(`${MASTER_KEY_ENV} is required with a PostgreSQL database.`, {
       hint:
         `set it to the base64 of 32 random bytes, e.g. \`export ${MASTER_KEY_ENV}=$(head -c 32 /dev/urandom | base64)\`, and keep it safe.`,
@@ -72,10 +72,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storage = await openStorage(options.database);
   let listening: Listening | undefined;
   try {
-    const vault = await unlock(
-      storage,
-      await keyringFor(storage, options.database, options.masterKey),
-    );
+    const vault = await unlock(storage, await keyringFor(storage, options.database, envKeys));
     const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
     const app = createApp(storage, {
       vault,
@@ -271,9 +268,9 @@ export async function rotateMasterKeyOf(
   masterKey: string | undefined,
   options: RotationOptions,
 ): Promise<RotationReport> {
-  if (masterKey !== undefined) keyringFromEnv(masterKey);
+  const envKeys = masterKey === undefined ? undefined : keyringFromEnv(masterKey);
   return await withStorage(database, {}, async (storage) => {
-    const keys = await keyringFor(storage, database, masterKey);
+    const keys = await keyringFor(storage, database, envKeys);
     const vault = await unlock(storage, keys, { requireEveryKey: false });
     return await rotateMasterKey(storage, vault, options);
   });
@@ -344,15 +341,16 @@ export async function openStorage(
 }
 
 /**
- * The keyring: VOICEBOT_MASTER_KEY's, else (SQLite only) the key file's beside the database, made
- * with a fresh key for a database that holds nothing yet.
+ * The keyring: VOICEBOT_MASTER_KEY's (parsed by the caller, before any connection), else (SQLite
+ * only) the key file's beside the database, made with a fresh key for a database that holds
+ * nothing yet.
  */
-export async function keyringFor(
+async function keyringFor(
   storage: Storage,
   database: string,
-  masterKey: string | undefined,
+  envKeys: Uint8Array[] | undefined,
 ): Promise<Uint8Array[]> {
-  if (masterKey !== undefined) return keyringFromEnv(masterKey);
+  if (envKeys) return envKeys;
   return await keyringFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) === undefined);
 }
 

@@ -239,10 +239,21 @@ export function toBoundSet(rows: Row[]): StoredSetDetail | undefined {
 }
 
 /**
+ * The query of `countSealedByHead`: every sealed column of RESEAL_TABLES (the tables a rotation
+ * goes through, so that what it re-seals and what is counted cannot part), counted by head.
+ */
+export function countSealedSql(dialect: "sqlite" | "postgres"): string {
+  return Object.values(RESEAL_TABLES).map(({ from, column }) =>
+    `SELECT ${sealedHeadSql(column, dialect)} AS head, count(*) AS n FROM ${from}
+     WHERE ${column} IS NOT NULL GROUP BY head`
+  ).join(" UNION ALL ");
+}
+
+/**
  * SQL for the head of a sealed column (crypto.ts `sealedHead`) as lower-case hex: its version and
  * key id, or a legacy value's version byte alone.
  */
-export function sealedHeadSql(column: string, dialect: "sqlite" | "postgres"): string {
+function sealedHeadSql(column: string, dialect: "sqlite" | "postgres"): string {
   const format = SEALED_FORMAT.toString(16).padStart(2, "0");
   return dialect === "sqlite"
     ? `lower(hex(CASE WHEN substr(${column}, 1, 1) = x'${format}' THEN substr(${column}, 1, ${SEALED_HEAD_BYTES}) ELSE substr(${column}, 1, 1) END))`

@@ -14,6 +14,7 @@ import {
   auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
+  countSealedSql,
   cursorValues,
   type Existing,
   FIRST_RESEAL,
@@ -26,7 +27,6 @@ import {
   planKeys,
   RESEAL_TABLES,
   runtimeKeyRefusal,
-  sealedHeadSql,
   secretsWriteEvent,
   type SetRow,
   toApiKeyInfos,
@@ -148,14 +148,7 @@ export class PostgresStorage implements Storage {
   async countSealedByHead(): Promise<Map<string, number>> {
     return toHeadCounts(
       await this.sql.unsafe(
-        `SELECT ${sealedHeadSql("value", "postgres")} AS head, count(*) AS n FROM secret_values
-         GROUP BY head
-         UNION ALL
-         SELECT ${sealedHeadSql("credentials", "postgres")} AS head, count(*) AS n
-         FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head
-         UNION ALL
-         SELECT ${sealedHeadSql("value", "postgres")} AS head, count(*) AS n
-         FROM secret_version_values GROUP BY head`,
+        countSealedSql("postgres"),
       ),
     );
   }

@@ -16,6 +16,7 @@ import {
   auditRow,
   BOUND_SET_COLUMNS,
   checkSetWrite,
+  countSealedSql,
   cursorValues,
   type Existing,
   FIRST_RESEAL,
@@ -28,7 +29,6 @@ import {
   planKeys,
   RESEAL_TABLES,
   runtimeKeyRefusal,
-  sealedHeadSql,
   secretsWriteEvent,
   SET_COLUMNS,
   type SetRow,
@@ -224,14 +224,7 @@ export class SqliteStorage implements Storage {
     return settle(() =>
       toHeadCounts(
         this.sql(
-          `SELECT ${sealedHeadSql("value", "sqlite")} AS head, count(*) AS n FROM secret_values
-           GROUP BY head
-           UNION ALL
-           SELECT ${sealedHeadSql("credentials", "sqlite")} AS head, count(*) AS n
-           FROM secret_sets WHERE credentials IS NOT NULL GROUP BY head
-           UNION ALL
-           SELECT ${sealedHeadSql("value", "sqlite")} AS head, count(*) AS n
-           FROM secret_version_values GROUP BY head`,
+          countSealedSql("sqlite"),
         ).all(),
       )
     );
