@@ -144,11 +144,9 @@ export async function unlock(
   // Rotation opens it all the same: whatever it cannot open stays as it is, and is reported.
   if (!requireEveryKey) return vault;
   const sealedMeta = root ? [check, root] : [check];
-  const missing = (await sealedByKey(storage, vault, sealedMeta))
-    .filter(({ keyId }) => !vault.hasKey(keyId))
-    .map(({ keyId, count }) =>
-      `${count} sealed ${count === 1 ? "item needs" : "items need"} master key ${keyId}`
-    );
+  const missing = keyNeeds(
+    (await sealedByKey(storage, vault, sealedMeta)).filter(({ keyId }) => !vault.hasKey(keyId)),
+  );
   if (checkKey === undefined || !root) throw notThisDatabase(missing);
   if (missing.length) {
     throw new UsageError("the keyring cannot open everything the database holds.", {
@@ -173,6 +171,13 @@ async function keyOpening(keys: Uint8Array[], check: Uint8Array): Promise<number
     }
   }
   return undefined;
+}
+
+/** Each count as a line for a person: `3 sealed items need master key 0f1e...`. */
+export function keyNeeds(counts: KeyCount[]): string[] {
+  return counts.map(({ keyId, count }) =>
+    `${count} sealed ${count === 1 ? "item needs" : "items need"} master key ${keyId}`
+  );
 }
 
 /** How many sealed items one master key (by id) sealed. */

@@ -12,6 +12,7 @@ import { generateApiKey } from "./crypto.ts";
 import { listen, type Listening } from "./listen.ts";
 import {
   KEY_CHECK,
+  keyNeeds,
   keyringFromEnv,
   keyringFromFile,
   MASTER_KEY_ENV,
@@ -25,7 +26,7 @@ import type { ApiKeyInfo, Storage } from "./storage/types.ts";
 
 export { PROVISION_POLL_MS } from "./config.ts";
 
-export { MASTER_KEY_ENV };
+export { keyNeeds, MASTER_KEY_ENV };
 export const BOOTSTRAP_ORGANIZATION = "default";
 /** How long shutdown waits for in-flight requests before it closes their connections. */
 export const DRAIN_TIMEOUT_MS = 10_000;

@@ -353,7 +353,7 @@ async function rotateMasterKey(database: string, batchSize: number, json: boolea
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new UsageError(`--batch-size must be a whole number from 1 to 10000, not ${batchSize}.`);
   }
-  const [{ rotateMasterKeyOf }, { spinner }] = await Promise.all([
+  const [{ keyNeeds, rotateMasterKeyOf }, { spinner }] = await Promise.all([
     import("../../server/serve.ts"),
     import("../prompt.ts"),
   ]);
@@ -397,14 +397,12 @@ async function rotateMasterKey(database: string, batchSize: number, json: boolea
         "Older keys can leave the keyring once every server runs with it.",
     );
   }
-  const items = (count: number) => `${count} sealed ${count === 1 ? "item needs" : "items need"}`;
-  const missing = report.remaining.filter(({ keyId }) => keyId !== report.keyId);
   throw new VoicebotError(
     `the rotation is not finished: ${report.resealed} re-sealed by this run${
       report.interrupted ? ", then stopped" : ""
     }.`,
     {
-      problems: missing.map(({ keyId, count }) => `${items(count)} master key ${keyId}`),
+      problems: keyNeeds(report.remaining),
       hint: report.interrupted
         ? "run it again to finish: it goes on where it stopped, and every value opens meanwhile."
         : "each of those keys must be in the keyring (VOICEBOT_MASTER_KEY or the key file, after the newest) to be re-sealed; add it and run this again.",

@@ -12,7 +12,7 @@ import { connect, connectionArgs } from "../connect.ts";
 import { secretsApi } from "./api.ts";
 import { checkSetName, confirmArgs, confirmOrCancel, notFoundHint } from "./common.ts";
 import { checkWaitTimeout, waitArgs, waitWithSpinner } from "./io.ts";
-import { summaryOf } from "./set.ts";
+import { keyLines, summaryOf } from "./set.ts";
 
 export default define({
   name: "rollback",
@@ -102,10 +102,6 @@ export default define({
 
 /** The plan as lines for a person: names only, never a value. */
 function describe(plan: RollbackPlan, verb: "will" | "would"): string {
-  const lines = [`Rolling "${plan.name}" back to version ${plan.version} ${verb}:`];
-  if (plan.created.length) lines.push(`  create     ${plan.created.join(", ")}`);
-  if (plan.updated.length) lines.push(`  overwrite  ${plan.updated.join(", ")}`);
-  if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
-  if (plan.removed.length) lines.push(`  remove     ${plan.removed.join(", ")}`);
-  return lines.join("\n");
+  const head = `Rolling "${plan.name}" back to version ${plan.version} ${verb}:`;
+  return [head, ...keyLines(plan)].join("\n");
 }

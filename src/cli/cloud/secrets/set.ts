@@ -136,15 +136,25 @@ export function summaryOf(set: SecretSetSummary): SecretSetSummary {
 
 /** The plan as lines for a person: names only, never a value. */
 export function describePlan(plan: SetPlan, verb: "will" | "would"): string {
-  const lines = [
-    `Secret set "${plan.name}" in ${where(plan.region)}${plan.isNew ? " (new)" : ""} ${verb}:`,
-  ];
-  if (plan.created.length) lines.push(`  create     ${plan.created.join(", ")}`);
-  if (plan.updated.length) {
-    lines.push(`  ${plan.compared ? "overwrite" : "write    "}  ${plan.updated.join(", ")}`);
-  }
-  if (plan.unchanged.length) lines.push(`  unchanged  ${plan.unchanged.join(", ")}`);
-  if (plan.removed.length) lines.push(`  remove     ${plan.removed.join(", ")}`);
+  const head = `Secret set "${plan.name}" in ${where(plan.region)}${
+    plan.isNew ? " (new)" : ""
+  } ${verb}:`;
+  const lines = [head, ...keyLines(plan, plan.compared)];
   if (!plan.compared && plan.updated.length) lines.push(`  (${NOT_COMPARED})`);
   return lines.join("\n");
+}
+
+/** What a write does to each key, a line per kind of change (`set` and `rollback`): names only. */
+export function keyLines(
+  keys: { created: string[]; updated: string[]; unchanged: string[]; removed: string[] },
+  compared = true,
+): string[] {
+  const lines: string[] = [];
+  if (keys.created.length) lines.push(`  create     ${keys.created.join(", ")}`);
+  if (keys.updated.length) {
+    lines.push(`  ${compared ? "overwrite" : "write    "}  ${keys.updated.join(", ")}`);
+  }
+  if (keys.unchanged.length) lines.push(`  unchanged  ${keys.unchanged.join(", ")}`);
+  if (keys.removed.length) lines.push(`  remove     ${keys.removed.join(", ")}`);
+  return lines;
 }
