@@ -170,7 +170,8 @@ Deno.test("serve backup never replaces a file, needs --to, makes nothing from a 
   assert.equal(noTo.code, 2);
   assert.match(noTo.stderr, /backup needs --to FILE/);
 
-  const fresh = join(dir.path, "fresh.db");
+  // Into a directory that does not exist yet: it is not made either.
+  const fresh = join(dir.path, "backups", "fresh.db");
   const missing = await voicebot([
     "cloud",
     "serve",
@@ -184,7 +185,7 @@ Deno.test("serve backup never replaces a file, needs --to, makes nothing from a 
   assert.deepEqual(
     [...Deno.readDirSync(dir.path)].map((entry) => entry.name).sort(),
     ["taken.db"],
-    "neither a database nor a partial copy was made",
+    "neither a database, a directory nor a partial copy was made",
   );
 
   const postgres = await voicebot(["cloud", "serve", "backup", "--to", fresh], {

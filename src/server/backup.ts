@@ -26,16 +26,13 @@ export async function backupDatabase(database: string, to: string): Promise<numb
       hint: "choose another --to, or move that file away first.",
     });
   }
+  // The database first: a mistyped one is refused before anything is made beside `to`.
+  const storage = await openStorage(database, { create: false }) as SqliteStorage;
   const partial = `${to}.partial-${crypto.getRandomValues(new Uint8Array(4)).toHex()}`;
-  await Deno.mkdir(dirname(to), { recursive: true, mode: 0o700 });
-  (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
   try {
-    const storage = await openStorage(database, { create: false }) as SqliteStorage;
-    try {
-      await storage.backupTo(partial);
-    } finally {
-      await storage.close();
-    }
+    await Deno.mkdir(dirname(to), { recursive: true, mode: 0o700 });
+    (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
+    await storage.backupTo(partial);
     const file = await Deno.open(partial, { read: true, write: true });
     try {
       await file.sync();
@@ -53,6 +50,7 @@ export async function backupDatabase(database: string, to: string): Promise<numb
     });
     return (await Deno.stat(to)).size;
   } finally {
+    await storage.close();
     await Deno.remove(partial).catch(() => {});
   }
 }
