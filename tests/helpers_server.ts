@@ -229,6 +229,8 @@ export async function spawnServer(
     umask?: string;
     /** The most file descriptors the server may have open (`ulimit -n`, soft and hard). */
     fdLimit?: number;
+    /** The command that starts the CLI, instead of `deno run -A --quiet ENTRY`. */
+    cli?: string[];
   } = {},
 ): Promise<SpawnedServer> {
   const home = await tempDir();
@@ -237,16 +239,14 @@ export async function spawnServer(
     ...options.umask === undefined ? [] : [`umask ${options.umask}`],
     ...options.fdLimit === undefined ? [] : [`ulimit -n ${options.fdLimit}`],
   ];
+  const [cli, ...cliArgs] = options.cli ?? [Deno.execPath(), "run", "-A", "--quiet", ENTRY];
   const [command, ...prefix] = setup.length === 0
-    ? [Deno.execPath()]
-    : ["sh", "-c", `${setup.join(" && ")} && exec "$0" "$@"`, Deno.execPath()];
+    ? [cli]
+    : ["sh", "-c", `${setup.join(" && ")} && exec "$0" "$@"`, cli];
   const child = new Deno.Command(command, {
     args: [
       ...prefix,
-      "run",
-      "-A",
-      "--quiet",
-      ENTRY,
+      ...cliArgs,
       "cloud",
       "serve",
       "--port",
