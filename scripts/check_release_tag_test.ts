@@ -39,3 +39,25 @@ Deno.test("release.yml runs the tag guard on the tag before any job builds or pu
     );
   }
 });
+
+Deno.test("release.yml publishes the npm package that `deno task npm` builds, with provenance", async () => {
+  const workflow = await Deno.readTextFile(
+    new URL("../.github/workflows/release.yml", import.meta.url),
+  );
+  const npm = jobs(workflow).get("npm");
+  assert.ok(npm, "an npm job");
+  assert.match(npm, /^ {6}id-token: write\b/m, "the OIDC token npm's provenance is signed with");
+  const build = npm.indexOf("run: deno task npm\n");
+  const publish = npm.indexOf(
+    "run: npm publish --provenance --access public dist/npm/voicebot-cli-*.tgz\n",
+  );
+  assert.ok(build > 0 && publish > build, "builds the package, then publishes that tarball");
+  assert.match(npm, /NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}/);
+
+  // Every job's Deno is the README's: the npm package depends on the Deno that built its bundle.
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const pinned = readme.match(/^npx --yes deno@([0-9.]+) task test$/m)?.[1];
+  const versions = [...workflow.matchAll(/deno-version: (\S+)/g)].map((match) => match[1]);
+  assert.ok(versions.length >= 4, "each job sets up Deno");
+  assert.deepEqual(new Set(versions), new Set([pinned]));
+});
