@@ -2,9 +2,11 @@
  * CLI start-up, measured against the floor: `deno run` of an empty script. Each command runs
  * RUNS times in a fresh process, in rounds (every command once per round), so that a load that
  * comes and goes on a shared machine weighs on all of them alike. The table shows the median and
- * p90 wall time and the ratio of the median to the floor's. Run from source and from the bundle,
- * whose size is printed with the table; a bundle that is missing, or older than what it is built
- * from, is rebuilt first (`deno task bundle`). The `secrets run` rows start the floor's own program
+ * p90 wall time and the ratio of the median to the floor's. Run from source, from the bundle,
+ * whose size is printed with the table, and through the npm package's `voicebot` command (the
+ * package built from that bundle, installed into a temporary npm prefix); a bundle that is
+ * missing, or older than what it is built from, is rebuilt first (`deno task bundle`). A second
+ * table sets the bundle's ratios beside the npm command's, and their budgets. The `secrets run` rows start the floor's own program
  * through `cloud secrets run`: their difference from the floor is what `secrets run` adds to a
  * program's start, printed below the table. BENCH_RUNS=N changes RUNS.
  */
@@ -15,7 +17,8 @@ const ROOT = new URL("..", import.meta.url).pathname;
 
 interface Case {
   name: string;
-  args: string[];
+  /** The program and its arguments. */
+  command: string[];
   /** Not timed: cleans up after each run. */
   after?: () => Promise<void>;
   /** More environment variables for the command. */
@@ -23,11 +26,15 @@ interface Case {
   samples: number[];
 }
 
-/** One timed run of `deno run -A --quiet <args>` in `cwd`. */
-async function timeOnce(args: string[], cwd: string, env = {}): Promise<number> {
+/** `deno run` of `entry`, as the bench starts the floor, the sources and the bundle. */
+const denoRun = (entry: string) => [Deno.execPath(), "run", "-A", "--quiet", entry];
+
+/** One timed run of `command` in `cwd`. */
+async function timeOnce(command: string[], cwd: string, env = {}): Promise<number> {
+  const [program, ...args] = command;
   const start = performance.now();
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...args],
+  const { code } = await new Deno.Command(program, {
+    args,
     cwd,
     stdin: "null",
     stdout: "null",
@@ -35,7 +42,7 @@ async function timeOnce(args: string[], cwd: string, env = {}): Promise<number> 
     env: { NO_COLOR: "1", ...env },
   }).output();
   const elapsed = performance.now() - start;
-  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}`);
+  if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}`);
   return elapsed;
 }
 
@@ -100,63 +107,64 @@ export async function benchCli(): Promise<void> {
     const empty = join(work, "empty.ts");
     await Deno.writeTextFile(empty, "");
     await freshBundle();
-    const entries: [string, string][] = [
-      ["source", join(ROOT, "main.ts")],
-      ["bundle", join(ROOT, "dist/voicebot.js")],
+    const entries: [string, string[]][] = [
+      ["source", denoRun(join(ROOT, "main.ts"))],
+      ["bundle", denoRun(join(ROOT, "dist/voicebot.js"))],
+      ["npm", [await installNpmPackage(work)]],
     ];
 
     const cases: Case[] = [];
     const add = (
       name: string,
-      args: string[],
+      command: string[],
       after?: () => Promise<void>,
       env?: Record<string, string>,
-    ) => cases.push({ name, args, after, env, samples: [] });
-    add("floor: deno run empty.ts", [empty]);
+    ) => cases.push({ name, command, after, env, samples: [] });
+    add("floor: deno run empty.ts", denoRun(empty));
     await using server = await localServer(work);
-    for (const [kind, entry] of entries) {
-      add(`${kind}: --version`, [entry, "--version"]);
-      add(`${kind}: --help`, [entry, "--help"]);
-      add(`${kind}: init --list-options`, [entry, "init", "--list-options"]);
-      add(`${kind}: init quickstart --dry-run`, [entry, "init", "quickstart", "--dry-run"]);
+    for (const [kind, cli] of entries) {
+      add(`${kind}: --version`, [...cli, "--version"]);
+      add(`${kind}: --help`, [...cli, "--help"]);
+      add(`${kind}: init --list-options`, [...cli, "init", "--list-options"]);
+      add(`${kind}: init quickstart --dry-run`, [...cli, "init", "quickstart", "--dry-run"]);
       // The full quickstart scaffold, into a fresh directory removed after each run.
       add(
         `${kind}: init quickstart (scaffold)`,
-        [entry, "init", "quickstart"],
+        [...cli, "init", "quickstart"],
         () => Deno.remove(join(work, "voicebot-quickstart"), { recursive: true }),
       );
       // The client end to end against a server on loopback: start-up, config, one GET, a table.
       add(
         `${kind}: secrets list (local server)`,
-        [entry, "cloud", "secrets", "list"],
+        [...cli, "cloud", "secrets", "list"],
         undefined,
         server.env,
       );
       // Two GETs (the set, the regions) and the plan; nothing written.
       add(
         `${kind}: secrets set --dry-run`,
-        [entry, "cloud", "secrets", "set", "bench-set-0", "KEY_A=a", "KEY_C=c", "--dry-run"],
+        [...cli, "cloud", "secrets", "set", "bench-set-0", "KEY_A=a", "KEY_C=c", "--dry-run"],
         undefined,
         server.env,
       );
       // One GET and a fingerprint per key.
       add(
         `${kind}: secrets diff`,
-        [entry, "cloud", "secrets", "diff", "bench-set-0", "KEY_A=a", "KEY_B=x"],
+        [...cli, "cloud", "secrets", "diff", "bench-set-0", "KEY_A=a", "KEY_B=x"],
         undefined,
         server.env,
       );
       // The floor's program started through `secrets run`: one runtime read, then the child.
       add(
         `${kind}: secrets run -- (floor)`,
-        [entry, "cloud", "secrets", "run", "bench-set-0", "--", ...floorCommand(empty)],
+        [...cli, "cloud", "secrets", "run", "bench-set-0", "--", ...denoRun(empty)],
         undefined,
         server.runtimeEnv,
       );
     }
     for (let round = 0; round < RUNS; round++) {
       for (const c of cases) {
-        c.samples.push(await timeOnce(c.args, work, c.env));
+        c.samples.push(await timeOnce(c.command, work, c.env));
         await c.after?.();
       }
     }
@@ -197,14 +205,58 @@ export async function benchCli(): Promise<void> {
         } ms, min ${(row.min - floor.min).toFixed(1)} ms`,
       );
     }
+    // Each command's ratio from the bundle and through the npm command, beside their budgets.
+    const median = (name: string) => rows.find((row) => row.name === name)!.median;
+    console.log(
+      `\n${"start-up, median x floor".padEnd(36)} ${"bundle".padStart(8)} ${"npm".padStart(8)} ${
+        "budget".padStart(8)
+      } ${"npm/bundle".padStart(11)} ${"budget".padStart(8)}`,
+    );
+    const commands = rows.filter((row) => row.name.startsWith("bundle: "))
+      .map((row) => row.name.slice("bundle: ".length));
+    for (const command of commands) {
+      const bundle = median(`bundle: ${command}`);
+      const npm = median(`npm: ${command}`);
+      const budget = FLOOR_BUDGET[command];
+      console.log(
+        `${command.padEnd(36)} ${ratio(bundle / floor.median)} ${ratio(npm / floor.median)} ${
+          (budget ? budget.toFixed(2) : "").padStart(8)
+        } ${ratio(npm / bundle).padStart(11)} ${NPM_BUDGET.toFixed(2).padStart(8)}`,
+      );
+    }
     console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
   } finally {
     await Deno.remove(work, { recursive: true });
   }
 }
 
-/** The floor itself (`deno run empty.ts`), as the command `secrets run` starts. */
-const floorCommand = (empty: string) => [Deno.execPath(), "run", "-A", "--quiet", empty];
+/**
+ * The npm package built from the bundle, installed into `work`'s own npm prefix (from npm's cache
+ * when it can) as a user installs it; returns its `voicebot` command.
+ */
+async function installNpmPackage(work: string): Promise<string> {
+  const { buildNpmPackage } = await import("./npm_package.ts");
+  const tarball = await buildNpmPackage();
+  const prefix = join(work, "npm");
+  const { success } = await new Deno.Command("npm", {
+    args: ["install", "--global", "--prefix", prefix, "--prefer-offline", "--no-audit", tarball],
+    stdin: "null",
+    stdout: "null",
+  }).output();
+  if (!success) throw new Error(`npm install of ${tarball} failed`);
+  return join(prefix, "bin/voicebot");
+}
+
+/** What issue 18 set: each command's median within this many times the floor's. */
+const FLOOR_BUDGET: Record<string, number> = {
+  "--version": 1.5,
+  "--help": 1.5,
+  "init --list-options": 1.5,
+  "init quickstart --dry-run": 1.5,
+  "init quickstart (scaffold)": 2,
+};
+/** The npm command's median within this many times the bundle's (Deno started once, not twice). */
+const NPM_BUDGET = 1.15;
 
 /**
  * The secrets API in this process on 127.0.0.1 port 0 over a temporary SQLite file, with 20 ready
