@@ -168,6 +168,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "npm package: `npx --package <tarball> voicebot` runs it, as `npx @voicebot/cli` would",
+  ignore: !TARBALL,
+  fn: async () => {
+    await using home = await tempDir();
+    const npx = await run("npx", [
+      "--yes",
+      "--prefer-offline",
+      "--package",
+      TARBALL!,
+      "--",
+      "voicebot",
+      "init",
+      "quickstart",
+      "--dry-run",
+    ], { cwd: home.path });
+    assert.equal(npx.code, 0, npx.stderr);
+    assert.match(npx.stdout, /"project_name": "voicebot-quickstart"/);
+  },
+});
+
+Deno.test({
   name: "npm package: its manifest, what it ships, and npm publish --dry-run",
   ignore: !TARBALL,
   fn: async () => {
