@@ -1,15 +1,49 @@
 /**
- * The README's commands work as written: the install of a release binary, pasted into bash against
- * a release served on loopback, and the completion installs; and what it shows `--database` is a
- * value the command accepts. Neither the README nor any hint or help text of the CLI tells anyone to
- * type a value on a command line.
+ * The README and the reference pages it links to (docs/*.md) say what works, as written: the
+ * README's set-up commands and its install of a release binary, pasted into bash against a release
+ * served on loopback; the completion installs of docs/cli.md; and what docs/serve.md shows
+ * `--database` is a value the command accepts. Neither the README, nor a docs page, nor any hint or
+ * help text of the CLI tells anyone to type a value on a command line.
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { hasPassword } from "../src/server/database_url.ts";
 import { ENTRY, tempDir } from "./helpers.ts";
 
-const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+const README = await read("README.md");
+/** The pages of docs/, by path (docs/API.md too). */
+const PAGES: Record<string, string> = {};
+for await (const entry of Deno.readDir(new URL("../docs/", import.meta.url))) {
+  if (entry.name.endsWith(".md")) PAGES[`docs/${entry.name}`] = await read(`docs/${entry.name}`);
+}
+
+/** The lines of the README's ```sh blocks. */
+const shLines = (text: string) =>
+  [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((block) => block[1].split("\n"));
+
+Deno.test("README: a front door under 15,000 bytes, with the set-up and install commands as written", () => {
+  const size = new TextEncoder().encode(README).length;
+  assert.ok(size < 15_000, `README.md is ${size} bytes`);
+  const lines = shLines(README);
+  // A fresh machine with Node and npm: each command alone on its line (.ci/run greps the second).
+  const init = lines.find((line) =>
+    /^npx --yes deno@[\d.]+ task -q voicebot init quickstart$/.test(line)
+  );
+  const test = lines.find((line) => /^npx --yes deno@[\d.]+ task test$/.test(line));
+  assert.ok(init, "the README's set-up command that makes the quickstart");
+  assert.ok(test, "the README's test command");
+  assert.equal(init.split(" ")[2], test.split(" ")[2], "both pin the same Deno");
+  // The npm package, before the other ways to get it.
+  for (
+    const command of ["npx --yes @voicebot/cli init quickstart", "npm install -g @voicebot/cli"]
+  ) {
+    assert.ok(lines.includes(command), command);
+  }
+  const order = ["**With Node and npm.**", "**A release binary**", "**From JSR", "**From source**"]
+    .map((heading) => README.indexOf(heading));
+  assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `${order}`);
+});
 
 async function found(program: string): Promise<boolean> {
   const output = await new Deno.Command("sh", {
@@ -75,11 +109,11 @@ Deno.test({
   },
 });
 
-/** The install command of `shell` from the completions table. */
+/** The install command of `shell` from docs/cli.md's completions table. */
 function completionInstall(shell: string): string {
-  const row = README.split("\n").find((line) => line.startsWith(`| ${shell} `));
+  const row = PAGES["docs/cli.md"].split("\n").find((line) => line.startsWith(`| ${shell} `));
   const command = row?.split("|")[2].match(/`([^`]+)`/)?.[1];
-  assert.ok(command, `the ${shell} row of the completions table`);
+  assert.ok(command, `the ${shell} row of docs/cli.md's completions table`);
   return command;
 }
 
@@ -89,7 +123,7 @@ for (
     ["fish", ".config/fish/completions/voicebot.fish"],
   ]
 ) {
-  Deno.test(`README: the ${shell} completion install runs as written, in a fresh HOME`, async () => {
+  Deno.test(`docs/cli.md: the ${shell} completion install runs as written, in a fresh HOME`, async () => {
     await using home = await tempDir();
     // `voicebot` on the PATH is the CLI under test.
     await Deno.mkdir(join(home.path, ".local/bin"), { recursive: true });
@@ -106,16 +140,18 @@ for (
   });
 }
 
-Deno.test("README: what it shows for --database is a value --database accepts", () => {
-  const shown = [
+Deno.test("README and docs: what they show for --database is a value --database accepts", () => {
+  const shown = (text: string) => [
     // the options table's row, and command lines that pass it
-    ...README.split("\n").filter((line) => line.startsWith("| `--database`")),
-    ...README.match(/--database[ =]\S+/g) ?? [],
+    ...text.split("\n").filter((line) => line.startsWith("| `--database`")),
+    ...text.match(/--database[ =]\S+/g) ?? [],
   ];
-  assert.ok(shown.length > 0, "the README shows --database");
-  for (const text of shown) {
-    for (const url of text.match(/postgres(ql)?:\/\/[^\s`|)]+/g) ?? []) {
-      assert.ok(!hasPassword(url), `${url} is refused by --database (a password would show in ps)`);
+  assert.ok(shown(PAGES["docs/serve.md"]).length > 0, "docs/serve.md shows --database");
+  for (const [name, text] of [["README.md", README], ...Object.entries(PAGES)]) {
+    for (const line of shown(text)) {
+      for (const url of line.match(/postgres(ql)?:\/\/[^\s`|)]+/g) ?? []) {
+        assert.ok(!hasPassword(url), `${name}: ${url} is refused by --database (ps shows it)`);
+      }
     }
   }
 });
@@ -132,15 +168,18 @@ function valuesOnCommandLines(text: string): string[] {
   );
 }
 
-Deno.test("README: no command it shows puts a value where a shell, ps or deno task would show it", () => {
-  const commands = README.split("\n").filter((line) => /\bvoicebot\b/.test(line));
-  // `deno task` echoes its arguments unless -q (values included).
-  const echoed = commands.filter((line) => /\bdeno(@[\d.]+)? task (?!-q )voicebot\b/.test(line));
-  assert.deepEqual(echoed, []);
-  assert.ok(commands.some((line) => /task -q voicebot/.test(line)));
-  // Values go in with --file or stdin, never as KEY=value arguments of set or diff.
-  assert.ok(valuesOnCommandLines(README).length === 0, valuesOnCommandLines(README).join("\n"));
+Deno.test("README and docs: no command they show puts a value where a shell, ps or deno task would show it", () => {
+  for (const [name, text] of [["README.md", README], ...Object.entries(PAGES)]) {
+    const commands = text.split("\n").filter((line) => /\bvoicebot\b/.test(line));
+    // `deno task` echoes its arguments unless -q (values included).
+    const echoed = commands.filter((line) => /\bdeno(@[\d.]+)? task (?!-q )voicebot\b/.test(line));
+    assert.deepEqual(echoed, [], name);
+    // Values go in with --file or stdin, never as KEY=value arguments of set or diff.
+    assert.deepEqual(valuesOnCommandLines(text), [], name);
+  }
+  assert.ok(README.split("\n").some((line) => /task -q voicebot/.test(line)));
   assert.ok(README.match(/secrets set \S+ --file/), "the README shows set --file");
+  assert.ok(PAGES["docs/secrets.md"].match(/secrets set \S+ --file/), "docs/secrets.md too");
 });
 
 Deno.test("the CLI's own hints and help never tell anyone to type a value on a command line", async () => {

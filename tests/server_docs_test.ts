@@ -104,9 +104,19 @@ Deno.test("docs/API.md: the delays of listening again after a failed accept are 
   assert.match(flat, new RegExp(`doubling delays up to ${RELISTEN_MAX_MS / 1000} second\\b`));
 });
 
-Deno.test("README.md and docs/API.md show a PostgreSQL URL with a password only in VOICEBOT_DATABASE_URL", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  for (const [name, text] of [["README.md", readme], ["docs/API.md", docs]]) {
+Deno.test("README.md and docs/*.md show a PostgreSQL URL with a password only in VOICEBOT_DATABASE_URL", async () => {
+  const pages: [string, string][] = [];
+  for (
+    const name of [
+      "README.md",
+      ...[...Deno.readDirSync(new URL("../docs/", import.meta.url))]
+        .map((entry) => `docs/${entry.name}`).filter((name) => name.endsWith(".md")),
+    ]
+  ) {
+    pages.push([name, await Deno.readTextFile(new URL(`../${name}`, import.meta.url))]);
+  }
+  assert.ok(pages.some(([name]) => name === "docs/serve.md"), "docs/serve.md, where --database is");
+  for (const [name, text] of pages) {
     for (const line of text.split("\n")) {
       if (/postgres(ql)?:\/\/[^\s`]*:[^\s`]*@/i.test(line)) {
         assert.match(line, /VOICEBOT_DATABASE_URL=postgres/, `${name}: ${line}`);
