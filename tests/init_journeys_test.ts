@@ -212,3 +212,95 @@ Deno.test("from a clone: deno task voicebot writes where it is typed, and the RE
   );
   assert.equal(await exists(join(clone.path, "sub-bot")), false, "nothing in the clone's root");
 });
+
+/** The lines of a run's stderr that are not a listed file (those start with two spaces). */
+function said(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line !== "" && !line.startsWith("  "));
+}
+
+Deno.test("a finished project run again: nothing to write, and why; one file gone: only it is written", async () => {
+  await using dir = await tempDir();
+  const args = ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt"];
+  args.push("--llm", "openai_llm", "--tts", "cartesia_tts", "--client-framework", "vanilla");
+  const first = await voicebot(args, { cwd: dir.path });
+  assert.equal(first.code, 0, first.stderr);
+  const root = join(dir.path, "bot");
+  const made = await snapshot(root);
+
+  const again = await voicebot(args, { cwd: dir.path });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(said(again.stderr), [
+    "✔ Nothing to write: every file of this project is already in bot and unchanged.",
+  ]);
+  assert.deepEqual(await snapshot(root), made);
+
+  const dryRun = await voicebot([...args, "--dry-run"], { cwd: dir.path });
+  assert.equal(dryRun.code, 0, dryRun.stderr);
+  assert.equal(JSON.parse(dryRun.stdout).project_name, "bot");
+  assert.deepEqual(said(dryRun.stderr), [
+    "Nothing would be written: every file of this project is already in bot and unchanged.",
+  ]);
+
+  const count = (await listFiles(root)).length;
+  await Deno.remove(join(root, "server/bot.py"));
+  const gone = await voicebot([...args, "--dry-run"], { cwd: dir.path });
+  assert.match(gone.stderr, /^Would write 1 file in bot:\n {2}server\/bot\.py\n/m);
+  assert.match(
+    gone.stderr,
+    new RegExp(`^${count - 1} other files were already there, unchanged\\.$`, "m"),
+  );
+  const refill = await voicebot(args, { cwd: dir.path });
+  assert.equal(refill.code, 0, refill.stderr);
+  assert.match(refill.stderr, /^✔ Wrote 1 file in bot:\n {2}server\/bot\.py\n/m);
+  assert.deepEqual(await snapshot(root), made);
+
+  // A file with other bytes is still in the way; the unchanged ones are not named with it.
+  await Deno.writeTextFile(join(root, "README.md"), "# mine\n");
+  const conflict = await voicebot(args, { cwd: dir.path });
+  assert.equal(conflict.code, 5, conflict.stderr);
+  assert.match(conflict.stderr, /1 file already exists in .*bot; nothing was written/);
+  assert.deepEqual(conflict.stderr.split("\n").filter((l) => l.startsWith("  - ")), [
+    "  - README.md",
+  ]);
+});
+
+Deno.test("the coding-agent path run again: nothing to write, or the edited guide kept, said so", async () => {
+  await using dir = await tempDir();
+  assert.equal((await voicebot(["init", "agent-bot"], { cwd: dir.path })).code, 0);
+  const again = await voicebot(["init", "agent-bot"], { cwd: dir.path });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(said(again.stderr), [
+    "✔ Nothing to write: every guide is already in agent-bot and unchanged.",
+  ]);
+
+  const agents = join(dir.path, "agent-bot/AGENTS.md");
+  await Deno.writeTextFile(agents, (await Deno.readTextFile(agents)) + "my notes\n");
+  const edited = await voicebot(["init", "agent-bot"], { cwd: dir.path });
+  assert.equal(edited.code, 0, edited.stderr);
+  assert.deepEqual(said(edited.stderr), [
+    "✔ Nothing to write: every file is already in agent-bot: AGENTS.md is kept (below), the others are unchanged.",
+    `Kept AGENTS.md (written by voicebot ${VERSION}).`,
+  ]);
+});
+
+Deno.test("a scaffolded project's guides refreshed when unchanged, and the quickstart run twice: nothing to write", async () => {
+  await using dir = await tempDir();
+  assert.equal((await voicebot(["init", "quickstart"], { cwd: dir.path })).code, 0);
+  const root = join(dir.path, "voicebot-quickstart");
+  const made = await snapshot(root);
+  const twice = await voicebot(["init", "quickstart"], { cwd: dir.path });
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.deepEqual(said(twice.stderr), [
+    "✔ Nothing to write: every file of this project is already in voicebot-quickstart and unchanged.",
+  ]);
+  const guides = await voicebot(["init", "voicebot-quickstart"], { cwd: dir.path });
+  assert.equal(guides.code, 0, guides.stderr);
+  assert.deepEqual(said(guides.stderr), [
+    "✔ Nothing to write: this project's guides are already in voicebot-quickstart and unchanged.",
+  ]);
+  const here = await voicebot(["init", "."], { cwd: root });
+  assert.deepEqual(said(here.stderr), [
+    "✔ Nothing to write: this project's guides are already here and unchanged.",
+  ]);
+  assert.deepEqual(await snapshot(root), made);
+});

@@ -134,10 +134,12 @@ Deno.test("a deprecated service: init warns, with Pipecat's version and what to 
   assert.doesNotMatch(current.stderr, /deprecated/);
 });
 
-Deno.test("validation: name, transport and mode are required, reported together", async () => {
+Deno.test("validation: name, transport and mode are required, reported together with what the mode the services imply still lacks", async () => {
   await assertInvalid(["--stt", "deepgram_stt"], [
     "--transport (transports): required",
-    "--mode (mode): required",
+    "--mode (mode): required; one of: cascade, realtime; --stt is for cascade mode: add --mode cascade",
+    "--llm (llm_service): required in cascade mode",
+    "--tts (tts_service): required in cascade mode",
   ]);
 });
 

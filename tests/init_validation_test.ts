@@ -1,11 +1,14 @@
 /**
  * Every validation rule of `voicebot init`, alone: each case breaks exactly one rule, so it must
  * exit 2 with exactly that problem and write nothing. Removing a rule from src/init/config.ts
- * makes its case succeed, and fail here.
+ * makes its case succeed, and fail here. Then every problem at once: several broken together are
+ * all named in one run.
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
+import fc from "fast-check";
 import { exists, tempDir, voicebot } from "./helpers.ts";
+import { cases, expectedKeys, flagsOf, inputOf, keyOfLine } from "./init_fields_model.ts";
 
 const CASCADE = ["-m", "cascade", "--stt", "deepgram_stt", "--llm", "openai_llm"];
 const TTS = ["--tts", "cartesia_tts"];
@@ -190,3 +193,163 @@ for (const [rule, args, expected] of RULES) {
     assert.equal(await exists(join(dir.path, "bot")), false, "nothing may be written");
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every problem in one run: whatever is given, the run names every missing or invalid field, so no
+// problem shows up only after the others are fixed.
+
+/**
+ * The fields a failed run names: each problem line up to its first ": " (a flag and its key, or a
+ * config file's name).
+ */
+function fieldsNamed(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line.startsWith("  - "))
+    .map((line) => line.slice(4).split(": ")[0]).sort();
+}
+
+/** Runs init in a fresh directory; it must exit 2, write nothing, and name exactly `fields`. */
+async function assertNames(
+  args: string[],
+  fields: string[],
+  setup?: (dir: string) => Promise<void>,
+): Promise<string> {
+  await using dir = await tempDir();
+  await setup?.(dir.path);
+  const run = await voicebot(["init", "bot", ...args], { cwd: dir.path });
+  assert.equal(run.code, 2, `exit ${run.code}:\n${run.stderr}`);
+  assert.equal(run.stdout, "");
+  assert.deepEqual(fieldsNamed(run.stderr), [...fields].sort(), run.stderr);
+  assert.equal(await exists(join(dir.path, "bot")), false, "nothing may be written");
+  return run.stderr;
+}
+
+const F = {
+  transport: "--transport (transports)",
+  mode: "--mode (mode)",
+  stt: "--stt (stt_service)",
+  llm: "--llm (llm_service)",
+  tts: "--tts (tts_service)",
+  realtime: "--realtime (realtime_service)",
+  videoInput: "--video-input (video_input)",
+  recording: "--recording (recording)",
+};
+
+Deno.test("one run: a transport alone names the mode, with what each mode takes", async () => {
+  const stderr = await assertNames(["-t", "lightweb"], [F.mode]);
+  assert.match(stderr, /cascade \(with --stt, --llm and --tts\) or realtime \(with --realtime\)/);
+});
+
+Deno.test("one run: transport and --stt name the mode and the cascade services still missing", async () => {
+  const stderr = await assertNames(["-t", "lightweb", "--stt", "deepgram_stt"], [
+    F.mode,
+    F.llm,
+    F.tts,
+  ]);
+  assert.match(stderr, /--stt is for cascade mode: add --mode cascade/);
+  assert.match(stderr, /^error: 3 options missing or invalid; nothing was written\.$/m);
+});
+
+Deno.test("one run: no transport, two cascade services: transport, mode and the third service", async () => {
+  await assertNames(["--llm", "openai_llm", "--tts", "cartesia_tts"], [F.transport, F.mode, F.stt]);
+});
+
+Deno.test("one run: a realtime service alone implies realtime mode, and lacks only the mode", async () => {
+  const stderr = await assertNames(["-t", "hosted", "--realtime", "openai_realtime"], [F.mode]);
+  assert.match(stderr, /--realtime is for realtime mode: add --mode realtime/);
+});
+
+Deno.test("one run: a realtime service mixed with cascade ones says what each mode would need", async () => {
+  const stderr = await assertNames([
+    "-t",
+    "lightweb",
+    "--realtime",
+    "openai_realtime",
+    "--stt",
+    "deepgram_stt",
+  ], [F.mode]);
+  assert.match(
+    stderr,
+    /cascade \(with --stt, --llm and --tts, so add --llm and --tts; drop --realtime\) or realtime \(with --realtime alone; drop --stt\)/,
+  );
+});
+
+Deno.test("one run: invalid values and missing fields together", async () => {
+  const stderr = await assertNames(
+    ["-t", "pigeon", "-m", "cascde", "--stt", "nope_stt", "--video-input"],
+    [F.transport, F.mode, F.stt, F.llm, F.tts, F.videoInput],
+  );
+  assert.match(stderr, /did you mean "cascade"\?/);
+  assert.match(stderr, /unknown transport "pigeon"/);
+  assert.match(stderr, /unknown speech-to-text service "nope_stt"/);
+});
+
+Deno.test("one run: a config file and flags, each with its problems", async () => {
+  const stderr = await assertNames(
+    ["-c", "bot.json", "--tts", "nope_tts"],
+    ["bot.json", F.mode, F.llm, F.tts],
+    (dir) =>
+      Deno.writeTextFile(
+        join(dir, "bot.json"),
+        JSON.stringify({ transport: ["lightweb"], stt: "deepgram_stt", recording: "yes" }),
+      ),
+  );
+  assert.match(stderr, /bot\.json: "recording": expected true or false/);
+  assert.match(stderr, /unknown text-to-speech service "nope_tts"/);
+});
+
+Deno.test("one run: a key the file gives with the wrong type is not also called missing", async () => {
+  const stderr = await assertNames(
+    ["-c", "bot.json", "-t", "lightweb"],
+    ["bot.json", F.llm, F.tts],
+    (dir) =>
+      Deno.writeTextFile(join(dir, "bot.json"), '{"mode": 3, "stt_service": "deepgram_stt"}'),
+  );
+  assert.match(stderr, /bot\.json: "mode": expected a string, got number 3/);
+});
+
+Deno.test("one run: a config file that cannot be read is named with the flags' own problems, and nothing called missing that it might give", async () => {
+  await assertNames(["-c", "nope.json", "--stt", "nope_stt"], ["--config", F.stt]);
+  await assertNames(
+    ["-c", "bot.json", "-m", "hybrid"],
+    ["bot.json", F.mode],
+    (dir) => Deno.writeTextFile(join(dir, "bot.json"), "{ not json"),
+  );
+});
+
+Deno.test("one run: an unexpected argument and flags that disagree join the option problems", async () => {
+  const stderr = await assertNames(
+    ["extra", "-t", "lightweb", "--enable-denoise", "--no-enable-krisp"],
+    ["unexpected argument", "--enable-denoise and --enable-krisp", F.mode],
+  );
+  assert.match(stderr, /unexpected argument: extra \(init takes one directory/);
+});
+
+Deno.test("one run: the coding-agent path names a missing directory and --dry-run together", async () => {
+  await using dir = await tempDir();
+  const run = await voicebot(["init", "--dry-run"], { cwd: dir.path });
+  assert.equal(run.code, 2, run.stderr);
+  assert.deepEqual(fieldsNamed(run.stderr), [
+    "--dry-run shows the configuration of a scaffolded bot",
+    "no target directory",
+  ]);
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(dir.path)), []);
+});
+
+Deno.test("one run, property: break a valid configuration given as flags anyhow, and one run names every break", async () => {
+  await fc.assert(
+    fc.asyncProperty(cases, async (found) => {
+      const expected = expectedKeys(found);
+      await using dir = await tempDir();
+      const run = await voicebot(["init", "bot", ...flagsOf(inputOf(found))], { cwd: dir.path });
+      if (expected.length === 0) {
+        assert.equal(run.code, 0, run.stderr);
+        return;
+      }
+      assert.equal(run.code, 2, run.stderr);
+      const lines = run.stderr.split("\n").filter((line) => line.startsWith("  - "));
+      const named = [...new Set(lines.map(keyOfLine))].sort();
+      assert.deepEqual(named, expected, run.stderr);
+    }),
+    { numRuns: 12 },
+  );
+});

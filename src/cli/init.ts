@@ -1,10 +1,10 @@
 /** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-import type { ScaffoldInput } from "../init/config.ts";
+import type { Problem, ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { basename, relative, resolve } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { CancelledError, UsageError } from "../errors.ts";
+import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
@@ -82,19 +82,21 @@ export default define({
       printJson(listOptions());
       return;
     }
+    // What is wrong here is reported by the core, with every other problem of the run.
+    const problems: Problem[] = [];
     const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
     if (extra.length > 0) {
-      throw new UsageError(
-        `unexpected argument${extra.length === 1 ? "" : "s"}: ${extra.join(" ")}`,
-        {
-          hint: "init takes one directory; options start with --.",
-        },
-      );
+      problems.push({
+        field: `unexpected argument${extra.length === 1 ? "" : "s"}`,
+        message: `${extra.join(" ")} (init takes one directory; options start with --)`,
+      });
     }
     const denoise = values["enable-denoise"] ?? values["enable-krisp"];
     if (values["enable-krisp"] !== undefined && values["enable-krisp"] !== denoise) {
-      throw new UsageError("--enable-denoise and --enable-krisp disagree.", {
-        hint: "they are one option (Krisp is the noise cancellation); give one of them.",
+      problems.push({
+        key: "enable_denoise",
+        field: "--enable-denoise and --enable-krisp",
+        message: "they disagree; they are one option (Krisp is the noise cancellation), give one",
       });
     }
     const flags: ScaffoldInput = {
@@ -122,7 +124,8 @@ export default define({
     };
     const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
     const wizard = Object.keys(given).length === 0 && values.config === undefined &&
-      !values["dry-run"] && values.dir !== "quickstart" && isInteractive();
+      !values["dry-run"] && values.dir !== "quickstart" && problems.length === 0 &&
+      isInteractive();
     if (wizard) {
       await runInteractive(values.dir, values["overwrite-guide"] ?? false);
       return;
@@ -135,6 +138,7 @@ export default define({
       configPath: values.config,
       dryRun: values["dry-run"] ?? false,
       overwriteGuide: values["overwrite-guide"] ?? false,
+      problems,
     });
     report(result);
   },
@@ -196,10 +200,16 @@ function report(result: InitResult) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
   }
   for (const note of result.deprecated) printWarning(note);
+  const unchanged = result.unchanged.length;
   if (result.kind === "dry-run") {
     printJson(result.config);
-    printNote(`Would write ${result.files.length} files in ${where}:`);
-    for (const file of result.files) printNote(`  ${file}`);
+    if (result.files.length === 0) {
+      printNote(`Nothing would be written: ${nothingToWrite(result, where)}`);
+    } else {
+      printNote(`Would write ${count(result.files.length, "file")} in ${where}:`);
+      for (const file of result.files) printNote(`  ${file}`);
+      if (unchanged > 0) printNote(alreadyThere(unchanged));
+    }
     if (result.conflicts.length > 0) {
       printWarning(
         `${result.conflicts.length} of them already exist, so a real run would stop and write nothing: ${
@@ -207,13 +217,46 @@ function report(result: InitResult) {
         }`,
       );
     }
+  } else if (result.written.length === 0) {
+    printSuccess(`Nothing to write: ${nothingToWrite(result, where)}`);
   } else {
-    printSuccess(`Wrote ${result.written.length} files in ${where}:`);
+    printSuccess(`Wrote ${count(result.written.length, "file")} in ${where}:`);
     for (const file of result.written) printNote(`  ${file}`);
+    if (unchanged > 0) printNote(alreadyThere(unchanged));
   }
   // The directory as written, not as typed: `init quickstart` wrote into ./voicebot-quickstart.
   reportGuides(result, where);
-  if (result.kind === "written") printNextSteps(result, where);
+  // After a run that changed nothing, the next steps are the user's own (and `cp .env.example
+  // .env` would clobber a finished project's keys).
+  if (result.kind === "written" && result.written.length > 0) printNextSteps(result, where);
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function alreadyThere(n: number): string {
+  return `${count(n, "other file")} ${n === 1 ? "was" : "were"} already there, unchanged.`;
+}
+
+/** Why a run has nothing to write: every file is there, unchanged, or a guide kept (said below). */
+function nothingToWrite(result: InitResult, where: string): string {
+  const { kept, unchanged } = result;
+  const place = where === "." ? "here" : `in ${where}`;
+  if (kept.length === 0) {
+    if (result.config) return `every file of this project is already ${place} and unchanged.`;
+    return result.kind === "written" && result.projectGuides
+      ? `this project's guides are already ${place} and unchanged.`
+      : `every guide is already ${place} and unchanged.`;
+  }
+  const guides = kept.map((guide) => guide.path);
+  const names = guides.length === 1
+    ? guides[0]
+    : `${guides.slice(0, -1).join(", ")} and ${guides.at(-1)}`;
+  const keptText = `${names} ${guides.length === 1 ? "is" : "are"} kept (below)`;
+  return unchanged.length === 0
+    ? `every file is already ${place}: ${keptText}.`
+    : `every file is already ${place}: ${keptText}, the others are unchanged.`;
 }
 
 function reportGuides({ kept, replaced }: InitResult, dir: string) {

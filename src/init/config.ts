@@ -96,6 +96,11 @@ export type ScaffoldInput = { [K in ConfigKey]?: InputValue<K> };
 export interface Problem {
   /** The config key it concerns, when there is one. */
   readonly key?: string;
+  /**
+   * The key is required and was not given. Such a problem is left out where what was given is not
+   * known: a config file that could not be read, or a key it gave with the wrong type.
+   */
+  readonly missing?: boolean;
   /** What the user reads first: the flag and key, or the file and key. */
   readonly field: string;
   readonly message: string;
@@ -146,6 +151,8 @@ export function resolveConfig(
   const problems: Problem[] = [];
   const problem = (key: ConfigKey, message: string) =>
     problems.push({ key, field: fieldName(key), message });
+  const required = (key: ConfigKey, message: string) =>
+    problems.push({ key, field: fieldName(key), message: `required${message}`, missing: true });
   const absent = (key: ConfigKey) => input[key] === undefined;
 
   // Project name.
@@ -167,7 +174,7 @@ export function resolveConfig(
   const directions = { hosted_pstn: new Set<string>(), carrier1_hosted_sip: new Set<string>() };
   const given = (input.transports ?? []).map((value) => PIPECAT_NAMES.transport[value] ?? value);
   if (given.length === 0) {
-    problem("transports", `required; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
+    required("transports", `; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
   }
   for (const value of given) {
     const resolved = resolveTransport(value, pstnMode, sipMode);
@@ -177,14 +184,11 @@ export function resolveConfig(
         `unknown transport "${value}"; ${transportHint(value)}${oneOf(TRANSPORT_CHOICES)}`,
       );
     } else if (resolved === "needs-pstn-mode") {
-      problem(
-        "daily_pstn_mode",
-        `required with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`,
-      );
+      required("daily_pstn_mode", ` with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`);
     } else if (resolved === "needs-sip-mode") {
-      problem(
+      required(
         "twilio_daily_sip_mode",
-        `required with transport carrier1_hosted_sip; ${oneOf(CALL_DIRECTIONS)}`,
+        ` with transport carrier1_hosted_sip; ${oneOf(CALL_DIRECTIONS)}`,
       );
     } else if (!transports.includes(resolved)) {
       transports.push(resolved);
@@ -248,9 +252,12 @@ export function resolveConfig(
   botType ??= telephonyTransports.length > 0 ? "telephony" : "web";
   const web = botType === "web";
 
-  // Mode and the services it needs.
-  const mode = checkedChoice(input, "mode", MODES, problem);
-  if (absent("mode")) problem("mode", `required; ${oneOf(MODES)}`);
+  // Mode and the services it needs. Without a valid mode, the services given tell which mode is
+  // meant, so what that mode still lacks is reported in the same run, not in the next one.
+  const cascadeGiven = CASCADE_KEYS.filter((key) => !absent(key));
+  const realtimeGiven = !absent("realtime_service");
+  const declared = checkedMode(input, cascadeGiven, realtimeGiven, problem, required);
+  const mode = declared ?? impliedMode(cascadeGiven, realtimeGiven);
   const services = {
     stt_service: checkedService(input, "stt_service", "stt", problem),
     llm_service: checkedService(input, "llm_service", "llm", problem),
@@ -258,27 +265,24 @@ export function resolveConfig(
     realtime_service: checkedService(input, "realtime_service", "realtime", problem),
     video_service: checkedService(input, "video_service", "video", problem),
   };
-  const cascadeKeys = ["stt_service", "llm_service", "tts_service"] as const;
   if (mode === "cascade") {
-    for (const key of cascadeKeys) {
+    for (const key of CASCADE_KEYS) {
       if (absent(key)) {
-        problem(key, `required in cascade mode; ${oneOf(serviceIds(KIND[key]))}`);
+        required(key, ` in cascade mode; ${oneOf(serviceIds(KIND[key]))}`);
       }
     }
-    if (!absent("realtime_service")) {
+    if (realtimeGiven) {
       problem(
         "realtime_service",
         "only in realtime mode; cascade mode uses --stt, --llm and --tts",
       );
     }
   } else if (mode === "realtime") {
-    if (absent("realtime_service")) {
-      problem("realtime_service", `required in realtime mode; ${oneOf(serviceIds("realtime"))}`);
+    if (!realtimeGiven) {
+      required("realtime_service", ` in realtime mode; ${oneOf(serviceIds("realtime"))}`);
     }
-    for (const key of cascadeKeys) {
-      if (!absent(key)) {
-        problem(key, "only in cascade mode; realtime mode uses --realtime alone");
-      }
+    for (const key of cascadeGiven) {
+      problem(key, "only in cascade mode; realtime mode uses --realtime alone");
     }
   }
 
@@ -341,15 +345,15 @@ export function resolveConfig(
     problem("enable_denoise", "needs cloud deployment; drop --no-deploy-to-cloud");
   }
 
-  if (problems.length > 0 || !mode) return { config: undefined, problems };
+  if (problems.length > 0 || !declared) return { config: undefined, problems };
 
-  const cascade = mode === "cascade";
+  const cascade = declared === "cascade";
   return {
     config: {
       project_name: projectName,
       bot_type: botType,
       transports,
-      mode,
+      mode: declared,
       stt_service: cascade ? services.stt_service ?? null : null,
       llm_service: cascade ? services.llm_service ?? null : null,
       tts_service: cascade ? services.tts_service ?? null : null,
@@ -372,7 +376,10 @@ export function resolveConfig(
   };
 }
 
-const KIND: Record<"stt_service" | "llm_service" | "tts_service", ServiceKind> = {
+const CASCADE_KEYS = ["stt_service", "llm_service", "tts_service"] as const;
+type CascadeKey = (typeof CASCADE_KEYS)[number];
+
+const KIND: Record<CascadeKey, ServiceKind> = {
   stt_service: "stt",
   llm_service: "llm",
   tts_service: "tts",
@@ -391,6 +398,67 @@ function compact(direction: CallDirection): string {
 }
 
 type Report = (key: ConfigKey, message: string) => void;
+
+/**
+ * The mode, when it is given and valid. When it is not, the problem says what each mode takes,
+ * measured against the services given: the one mode they imply, or, when they mix both modes'
+ * services (or there are none), what each mode would need.
+ */
+function checkedMode(
+  input: ScaffoldInput,
+  cascadeGiven: readonly CascadeKey[],
+  realtimeGiven: boolean,
+  problem: Report,
+  required: Report,
+): Mode | undefined {
+  const value = input.mode;
+  if (value !== undefined && (MODES as readonly unknown[]).includes(value)) return value as Mode;
+  const advice = modeAdvice(cascadeGiven, realtimeGiven);
+  if (value === undefined) {
+    required("mode", `; ${advice}`);
+  } else {
+    problem("mode", `invalid value "${value}"; ${didYouMean(String(value), MODES)}${advice}`);
+  }
+  return undefined;
+}
+
+/** The mode that the services given imply when the mode is not known: only one mode's services. */
+function impliedMode(
+  cascadeGiven: readonly CascadeKey[],
+  realtimeGiven: boolean,
+): Mode | undefined {
+  if (cascadeGiven.length > 0 && !realtimeGiven) return "cascade";
+  if (realtimeGiven && cascadeGiven.length === 0) return "realtime";
+  return undefined;
+}
+
+function modeAdvice(cascadeGiven: readonly CascadeKey[], realtimeGiven: boolean): string {
+  const flags = (keys: readonly ConfigKey[]) => list(keys.map((key) => FIELDS[key].flag));
+  const implied = impliedMode(cascadeGiven, realtimeGiven);
+  if (implied === "cascade") {
+    const verb = cascadeGiven.length === 1 ? "is" : "are";
+    return `one of: cascade, realtime; ${
+      flags(cascadeGiven)
+    } ${verb} for cascade mode: add --mode cascade`;
+  }
+  if (implied === "realtime") {
+    return "one of: cascade, realtime; --realtime is for realtime mode: add --mode realtime";
+  }
+  if (!realtimeGiven) {
+    return "cascade (with --stt, --llm and --tts) or realtime (with --realtime)";
+  }
+  const lacking = CASCADE_KEYS.filter((key) => !cascadeGiven.includes(key));
+  return `the services given are of both modes; choose one: cascade (with --stt, --llm and --tts${
+    lacking.length > 0 ? `, so add ${flags(lacking)}` : ""
+  }; drop --realtime) or realtime (with --realtime alone; drop ${flags(cascadeGiven)})`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function list(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
 
 /**
  * The value of a choice key when it is valid (or one of its `aliases`); an invalid one is reported

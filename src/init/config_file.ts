@@ -43,17 +43,22 @@ const DERIVED_KEYS = new Set(["generate_client"]);
 /**
  * Parses a config file's text, ours or one written for Pipecat's scaffolder. Returns the input it
  * gives, or every problem with it: not JSON, not an object, unknown keys, values of the wrong type.
+ * `unreadable` says that nothing could be read from it, so what it gives is not known.
  */
 export function parseConfigFile(
   source: string,
   label: string,
-): { input: ScaffoldInput; problems: Problem[] } {
+): { input: ScaffoldInput; problems: Problem[]; unreadable?: true } {
   let data: unknown;
   try {
     data = JSON.parse(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { input: {}, problems: [{ field: label, message: `not valid JSON (${reason})` }] };
+    return {
+      input: {},
+      problems: [{ field: label, message: `not valid JSON (${reason})` }],
+      unreadable: true,
+    };
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return {
@@ -62,6 +67,7 @@ export function parseConfigFile(
         field: label,
         message: `must be a JSON object of settings, got ${kindOf(data)}`,
       }],
+      unreadable: true,
     };
   }
   const problems: Problem[] = [];

@@ -68,19 +68,25 @@ export interface KeptGuide {
  * kept unless `overwrite`; missing guides are always written. When a project is scaffolded where
  * the coding-agent path wrote its guides, those that nobody edited give way to the project's own
  * (`replaced`): they were voicebot's, and they describe a project that does not exist any more.
+ * A guide already there with the very text planned is `unchanged`: there is nothing to write.
  */
 export function sortGuides(
   root: string,
   guides: readonly PlannedFile[],
   kind: GuideKind,
   overwrite: boolean,
-): { write: PlannedFile[]; kept: KeptGuide[]; replaced: string[] } {
+): { write: PlannedFile[]; kept: KeptGuide[]; replaced: string[]; unchanged: string[] } {
   const forProject = kind === "project";
   const write: PlannedFile[] = [];
   const kept: KeptGuide[] = [];
   const replaced: string[] = [];
+  const unchanged: string[] = [];
   for (const guide of guides) {
     const existing = readIfExists(join(root, guide.path));
+    if (existing !== null && existing === guide.content) {
+      unchanged.push(guide.path);
+      continue;
+    }
     if (existing === null || overwrite) {
       write.push(guide);
       continue;
@@ -99,7 +105,7 @@ export function sortGuides(
       agentGuide: forProject && found?.kind === "agent",
     });
   }
-  return { write, kept, replaced };
+  return { write, kept, replaced, unchanged };
 }
 
 const AGE = ["older", null, "newer"] as const;

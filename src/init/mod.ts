@@ -15,7 +15,7 @@ import {
 } from "./config.ts";
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD, servicesOf } from "./project.ts";
-import { findConflicts, type PlannedFile, writeAll } from "./writer.ts";
+import { type PlannedFile, survey, writeAll } from "./writer.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
 
@@ -39,6 +39,11 @@ export interface InitRequest {
   readonly configPath?: string;
   readonly dryRun: boolean;
   readonly overwriteGuide: boolean;
+  /**
+   * What the command line got wrong before the core saw it (an unexpected argument, two flags
+   * that disagree): reported with every other problem of the run.
+   */
+  readonly problems?: readonly Problem[];
 }
 
 export type InitResult =
@@ -55,6 +60,8 @@ export type InitResult =
     readonly deprecated: readonly string[];
     /** Files in the way: a real run would stop on them. */
     readonly conflicts: readonly string[];
+    /** Files already there with the same bytes: not in `files`, a real run leaves them alone. */
+    readonly unchanged: readonly string[];
   }
   | {
     readonly kind: "written";
@@ -68,6 +75,8 @@ export type InitResult =
     readonly replaced: readonly string[];
     readonly ignored: readonly string[];
     readonly deprecated: readonly string[];
+    /** Files already there with the same bytes, left alone: when `written` is empty, all of them. */
+    readonly unchanged: readonly string[];
   };
 
 export async function initProject(request: InitRequest): Promise<InitResult> {
@@ -79,19 +88,20 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const root = resolve(request.cwd, quickstart ? QUICKSTART_DIR : request.dir ?? ".");
   const { config, ignored } = quickstart
     ? {
-      config: resolveOrThrow(QUICKSTART, [], QUICKSTART_DIR),
+      config: resolveOrThrow(QUICKSTART, request.problems ?? [], QUICKSTART_DIR),
       ignored: ignoredByQuickstart(request),
     }
     : { config: await configFromRequest(request, basename(root)), ignored: [] };
   refuseFileAsRoot(root);
   const plan = planProject(config);
   const guides = sortGuides(root, plan.guides, "project", request.overwriteGuide);
-  const files = [...plan.files, ...guides.write];
+  const found = survey(root, plan.files);
+  const files = [...found.write, ...guides.write];
+  const unchanged = [...found.unchanged, ...guides.unchanged].sort();
   const { kept, replaced } = guides;
   const deprecated = servicesOf(config).filter((service) => service.deprecated)
     .map((service) => `${service.id} is ${service.deprecated}`);
   if (request.dryRun) {
-    const conflicts = findConflicts(root, plan.files);
     return {
       kind: "dry-run",
       root,
@@ -101,11 +111,12 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       replaced,
       ignored,
       deprecated,
-      conflicts,
+      conflicts: found.conflicts,
+      unchanged,
     };
   }
-  refuseConflicts(root, plan.files);
-  await writeAll(root, files);
+  refuseConflicts(root, found.conflicts);
+  if (files.length > 0) await writeAll(root, files);
   return {
     kind: "written",
     root,
@@ -116,27 +127,48 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     replaced,
     ignored,
     deprecated,
+    unchanged,
   };
 }
 
 /** The coding-agent path: a directory with the guides, for an agent to build the bot from. */
 async function writeGuideProject(request: InitRequest): Promise<InitResult> {
+  // Every problem of the run at once, each with its way out.
+  const problems: { text: string; hint: string }[] = [];
   if (request.dir === undefined) {
-    throw new UsageError("no target directory.", {
+    problems.push({
+      text: "no target directory",
       hint:
         "name one (`voicebot init my-bot`), or pass scaffold options to generate a bot in place (`voicebot init --help`).",
     });
   }
   if (request.dryRun) {
-    throw new UsageError("--dry-run shows the configuration of a scaffolded bot.", {
+    problems.push({
+      text: "--dry-run shows the configuration of a scaffolded bot",
       hint: "add scaffold options or --config, or try `voicebot init quickstart --dry-run`.",
     });
   }
-  const root = resolve(request.cwd, request.dir);
+  for (const problem of request.problems ?? []) {
+    problems.push({
+      text: formatProblem(problem),
+      hint: "`voicebot init --help` describes every option.",
+    });
+  }
+  if (problems.length === 1) {
+    throw new UsageError(`${problems[0].text}.`, { hint: problems[0].hint });
+  }
+  if (problems.length > 1) {
+    throw new UsageError(`${problems.length} problems; nothing was written.`, {
+      problems: problems.map((problem) => problem.text),
+      hint: [...new Set(problems.map((problem) => problem.hint.replace(/\.$/, "")))].join("; ") +
+        ".",
+    });
+  }
+  const root = resolve(request.cwd, request.dir!);
   refuseFileAsRoot(root);
   const { guides: planned, kind } = await guidesFor(root);
   const guides = sortGuides(root, planned, kind, request.overwriteGuide);
-  await writeAll(root, guides.write);
+  if (guides.write.length > 0) await writeAll(root, guides.write);
   return {
     kind: "written",
     root,
@@ -147,6 +179,7 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     replaced: guides.replaced,
     ignored: [],
     deprecated: [],
+    unchanged: guides.unchanged,
   };
 }
 
@@ -170,6 +203,7 @@ export async function guidesFor(
   const { parseConfigFile } = await import("./config_file.ts");
   const parsed = parseConfigFile(source, record);
   const config = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
+    unknownInput: parsed.unreadable,
     message: `${record}, the record of how this project was made, is not a valid configuration`,
     hint:
       `fix it (\`voicebot init --config ${record} --dry-run\` checks it), or move it away to get the coding-agent guides.`,
@@ -179,36 +213,49 @@ export async function guidesFor(
 
 async function configFromRequest(request: InitRequest, dirName: string): Promise<ScaffoldConfig> {
   let fileInput: ScaffoldInput = {};
-  let fileProblems: Problem[] = [];
+  const earlier: Problem[] = [...request.problems ?? []];
+  let unknownInput = false;
   if (request.configPath !== undefined) {
     const path = resolve(request.cwd, request.configPath);
-    const { parseConfigFile } = await import("./config_file.ts");
-    const parsed = parseConfigFile(
-      await readConfigFile(path, request.configPath),
-      request.configPath,
-    );
-    fileInput = parsed.input;
-    fileProblems = parsed.problems;
+    const source = await readConfigFile(path, request.configPath);
+    if (typeof source === "string") {
+      const { parseConfigFile } = await import("./config_file.ts");
+      const parsed = parseConfigFile(source, request.configPath);
+      fileInput = parsed.input;
+      earlier.push(...parsed.problems);
+      unknownInput = parsed.unreadable ?? false;
+    } else {
+      earlier.push(source);
+      unknownInput = true;
+    }
   }
   // Flags override the file, key by key.
-  return resolveOrThrow({ ...fileInput, ...request.flags }, fileProblems, dirName);
+  return resolveOrThrow({ ...fileInput, ...request.flags }, earlier, dirName, { unknownInput });
 }
 
+/**
+ * The configuration, or a UsageError with every problem of the run: `earlier` ones (the command
+ * line's, the config file's) and the resolution's. A key that is required but not given is left
+ * out where the input is not known: when the file could not be read at all (`unknownInput`), or
+ * when the file gave that key with the wrong type (already reported).
+ */
 function resolveOrThrow(
   input: ScaffoldInput,
   earlier: readonly Problem[],
   dirName: string,
-  failure?: { message: string; hint: string },
+  options: { unknownInput?: boolean; message?: string; hint?: string } = {},
 ): ScaffoldConfig {
   const { config, problems } = resolveConfig(input, dirName);
-  // A key the file gave with the wrong type was dropped: don't report it missing as well.
   const reported = new Set(earlier.map((p) => p.key).filter(Boolean));
-  const all = [...earlier, ...problems.filter((p) => !reported.has(p.key))];
+  const all = [
+    ...earlier,
+    ...problems.filter((p) => !p.missing || !(options.unknownInput || reported.has(p.key))),
+  ];
   if (all.length > 0 || !config) {
-    const message = all.length === 1 ? "invalid option" : `${all.length} invalid options`;
-    throw new UsageError(`${failure?.message ?? message}; nothing was written.`, {
+    const message = `${all.length} option${all.length === 1 ? "" : "s"} missing or invalid`;
+    throw new UsageError(`${options.message ?? message}; nothing was written.`, {
       problems: all.map(formatProblem),
-      hint: failure?.hint ??
+      hint: options.hint ??
         (all.some((p) => p.key && CATALOG_KEYS.has(p.key))
           ? "`voicebot init --list-options` lists every transport and service."
           : "`voicebot init --help` describes every option."),
@@ -227,15 +274,16 @@ const CATALOG_KEYS = new Set<string>([
   "video_service",
 ]);
 
-async function readConfigFile(path: string, given: string): Promise<string> {
+/** The file's text, or the problem that it cannot be read, reported with the others. */
+async function readConfigFile(path: string, given: string): Promise<string | Problem> {
   try {
     return await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(`--config: no file at ${given}.`);
+      return { field: "--config", message: `no file at ${given}` };
     }
     if (error instanceof Deno.errors.IsADirectory) {
-      throw new UsageError(`--config: ${given} is a directory, not a JSON file.`);
+      return { field: "--config", message: `${given} is a directory, not a JSON file` };
     }
     throw error;
   }
@@ -259,8 +307,7 @@ function refuseFileAsRoot(root: string) {
   }
 }
 
-function refuseConflicts(root: string, files: readonly PlannedFile[]) {
-  const conflicts = findConflicts(root, files);
+function refuseConflicts(root: string, conflicts: readonly string[]) {
   if (conflicts.length > 0) {
     throw new ConflictError(
       `${conflicts.length} file${conflicts.length === 1 ? "" : "s"} already exist${

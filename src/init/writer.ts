@@ -60,28 +60,46 @@ export const denoFs: WriterFs = {
 };
 
 /**
- * The paths among `files` that already exist under `root`, or that cannot be created because a
- * parent on the way is a file. Returned relative to `root`.
+ * Sorts the planned `files` against what is under `root`: those to write; those already there with
+ * the same bytes (`unchanged`), which are left alone; and the paths in the way (`conflicts`), a file
+ * there with other content or a parent on the way that is a file. Paths are relative to `root`.
  */
-export function findConflicts(root: string, files: readonly PlannedFile[]): string[] {
+export function survey(
+  root: string,
+  files: readonly PlannedFile[],
+): { write: PlannedFile[]; unchanged: string[]; conflicts: string[] } {
   // A directory that is not there yet holds nothing in the way (and one stat beats one per file).
-  if (!pathExists(root)) return [];
+  if (!pathExists(root)) return { write: [...files], unchanged: [], conflicts: [] };
+  const write: PlannedFile[] = [];
+  const unchanged: string[] = [];
   const conflicts: string[] = [];
   for (const file of files) {
     const target = join(root, file.path);
-    if (pathExists(target)) {
+    const info = statOrNull(target);
+    if (info?.isFile && sameBytes(target, file.content)) {
+      unchanged.push(file.path);
+      continue;
+    }
+    write.push(file);
+    if (info) {
       conflicts.push(file.path);
       continue;
     }
     for (let dir = dirname(target); dir.length > root.length; dir = dirname(dir)) {
-      const info = statOrNull(dir);
-      if (info && !info.isDirectory) {
+      const parent = statOrNull(dir);
+      if (parent && !parent.isDirectory) {
         conflicts.push(`${file.path} (${relative(root, dir)} is a file)`);
         break;
       }
     }
   }
-  return conflicts.sort();
+  return { write, unchanged: unchanged.sort(), conflicts: conflicts.sort() };
+}
+
+function sameBytes(path: string, content: string): boolean {
+  const bytes = Deno.readFileSync(path);
+  const expected = new TextEncoder().encode(content);
+  return bytes.length === expected.length && bytes.every((byte, i) => byte === expected[i]);
 }
 
 /** Writes every file under `root`, replacing any that exist, or leaves `root` as it was. */

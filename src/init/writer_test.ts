@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { snapshot, tempDir } from "../../tests/helpers.ts";
-import { denoFs, findConflicts, type PlannedFile, writeAll, type WriterFs } from "./writer.ts";
+import { denoFs, type PlannedFile, survey, writeAll, type WriterFs } from "./writer.ts";
 
 const FILES: PlannedFile[] = [
   { path: "README.md", content: "# bot\n" },
@@ -66,12 +66,23 @@ Deno.test("writeAll: writes every file, replacing an existing one, and leaves no
   assert.equal(await Deno.readTextFile(join(dir.path, "AGENTS.md")), "new guide\n");
 });
 
-Deno.test("findConflicts: existing files, and parents that are files", async () => {
+Deno.test("survey: existing files with other bytes and parents that are files are in the way; the same bytes are not", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "README.md"), "mine\n");
+  await Deno.writeTextFile(join(dir.path, "AGENTS.md"), "new guide\n");
   await Deno.writeTextFile(join(dir.path, "client"), "a file where a folder goes\n");
-  assert.deepEqual(findConflicts(dir.path, FILES), [
+  const found = survey(dir.path, FILES);
+  assert.deepEqual(found.conflicts, ["README.md", "client/src/app.js (client is a file)"]);
+  assert.deepEqual(found.unchanged, ["AGENTS.md"]);
+  assert.deepEqual(found.write.map((file) => file.path), [
     "README.md",
-    "client/src/app.js (client is a file)",
+    "server/bot.py",
+    "server/evals/one.yaml",
+    "client/src/app.js",
   ]);
+});
+
+Deno.test("survey: a directory not there yet has everything to write and nothing in the way", () => {
+  const found = survey("/nonexistent/voicebot-survey", FILES);
+  assert.deepEqual(found, { write: FILES, unchanged: [], conflicts: [] });
 });
