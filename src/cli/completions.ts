@@ -202,8 +202,8 @@ async function completionTree(subCommands: unknown) {
 
 /** What every command takes: gunshi's `--help`, and run.ts's `--verbose`. */
 function addGlobalOptions(node: TabCommand) {
-  node.option("help", "Display this help message", "h");
-  node.option("verbose", "Show the stack of an unexpected error");
+  node.option("help", "Show this help", "h");
+  node.option("verbose", "Show the details of an unexpected error");
 }
 
 /**
