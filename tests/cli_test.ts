@@ -24,7 +24,7 @@ for (
 
 Deno.test("`voicebot --help` lists the commands, not the CLI itself, and --verbose", async () => {
   const run = await voicebot(["--help"]);
-  assert.match(run.stdout, /^COMMANDS:\n {2}cloud /m);
+  assert.match(run.stdout, /^COMMANDS:\n {2}init /m);
   assert.doesNotMatch(run.stdout, /\[voicebot\]/);
   assert.match(run.stdout, /^ {2}--verbose /m);
 });
@@ -34,7 +34,7 @@ for (const group of [["cloud"], ["cloud", "auth"], ["cloud", "secrets"]]) {
   Deno.test(`\`${path} --help\` shows its own path in its usage line`, async () => {
     const run = await voicebot([...group, "--help"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^USAGE:\n {2}${path} \\[COMMANDS\\]`, "m"));
+    assert.match(run.stdout, new RegExp(`^USAGE:\n {2}${path} COMMAND \\[OPTIONS\\]$`, "m"));
     // and its subcommands' help below it, once each
     assert.doesNotMatch(run.stdout, new RegExp(`${path} ${group.at(-1)} `));
   });
@@ -57,14 +57,14 @@ Deno.test("init --help documents every scaffold option", async () => {
       "--client-server",
       "--daily-pstn-mode",
       "--twilio-daily-sip-mode",
-      "--no-recording",
-      "--no-transcription",
-      "--no-video-input",
-      "--no-video-output",
-      "--no-deploy-to-cloud",
-      "--no-enable-denoise",
-      "--no-observability",
-      "--no-eval",
+      "--[no-]recording",
+      "--[no-]transcription",
+      "--[no-]video-input",
+      "--[no-]video-output",
+      "--[no-]deploy-to-cloud",
+      "--[no-]enable-denoise",
+      "--[no-]observability",
+      "--[no-]eval",
       "--config",
       "--dry-run",
       "--list-options",
@@ -78,8 +78,8 @@ Deno.test("init --help documents every scaffold option", async () => {
 Deno.test("usage errors exit 2 with the problem and a hint", async () => {
   for (
     const [args, message] of [
-      [["init", "--bogus"], /Unknown option: --bogus/],
-      [["nope"], /Command not found: nope/],
+      [["init", "--bogus"], /unknown option --bogus/],
+      [["nope"], /unknown command "nope"/],
       [[], /no command given/],
       [["init", "a", "b"], /unexpected argument: b/],
     ] as const
@@ -97,17 +97,17 @@ Deno.test("a typo gets the nearest option, command, service or transport, and a 
     const [args, suggestion, hint] of [
       [
         ["init", "x", "--transprot", "lightweb"],
-        /Unknown option: --transprot; did you mean "--transport"\?/,
-        /add `--help` to see the options/,
+        /unknown option --transprot; did you mean "--transport"\?/,
+        /run `voicebot init --help` to see its options/,
       ],
       [
         ["clod"],
-        /Command not found: clod; did you mean "cloud"\?/,
+        /unknown command "clod"; did you mean "cloud"\?/,
         /run `voicebot --help` to see the commands/,
       ],
       [
         ["cloud", "secrest"],
-        /Command not found: secrest; did you mean "secrets"\?/,
+        /unknown command "secrest"; did you mean "secrets"\?/,
         /run `voicebot cloud --help` to see the commands/,
       ],
       [

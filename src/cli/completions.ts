@@ -107,8 +107,25 @@ export function pathAt(commands: SubCommands, words: readonly string[]): string 
   return `:${arg.kind === "file" ? FILES : DIRECTORIES}`;
 }
 
-function entriesOf(commands: SubCommands | undefined): [string, CommandShape][] {
+export function entriesOf(commands: SubCommands | undefined): [string, CommandShape][] {
   return commands instanceof Map ? [...commands] : Object.entries(commands ?? {});
+}
+
+/**
+ * Every command a user can type under `commands`, parents before their children, with the words
+ * that name it (`["cloud", "secrets", "set"]`): internal commands, and the entry command gunshi
+ * lists at each level, left out. Completion and the help tests walk the tree with it.
+ */
+export function* commandsUnder(
+  commands: SubCommands | undefined,
+  path: readonly string[] = [],
+): Generator<[string[], CommandShape]> {
+  for (const [name, command] of entriesOf(commands)) {
+    if (command.internal || command.entry) continue;
+    const words = [...path, name];
+    yield [words, command];
+    yield* commandsUnder(command.subCommands, words);
+  }
 }
 
 /** The argument `word` (`--name` or `-s`) names, with its name. */
@@ -175,24 +192,18 @@ async function completionTree(subCommands: unknown) {
   const choices = await optionChoices();
   root.option("version", "Print the version", "v");
   addGlobalOptions(root);
-  const visit = (commands: SubCommands | undefined, path: string[]) => {
-    for (const [name, command] of entriesOf(commands)) {
-      if (command.internal || command.entry) continue;
-      const words = [...path, name];
-      const node = root.command(words.join(" "), firstLine(command.description));
-      addArgs(node, command.args ?? {}, words[0] === "init" ? choices : {});
-      addGlobalOptions(node);
-      visit(command.subCommands, words);
-    }
-  };
-  visit(subCommands as SubCommands, []);
+  for (const [words, command] of commandsUnder(subCommands as SubCommands)) {
+    const node = root.command(words.join(" "), firstLine(command.description));
+    addArgs(node, command.args ?? {}, words[0] === "init" ? choices : {});
+    addGlobalOptions(node);
+  }
   return root;
 }
 
 /** What every command takes: gunshi's `--help`, and run.ts's `--verbose`. */
 function addGlobalOptions(node: TabCommand) {
-  node.option("help", "Display this help message", "h");
-  node.option("verbose", "Show the stack of an unexpected error");
+  node.option("help", "Show this help", "h");
+  node.option("verbose", "Show the details of an unexpected error");
 }
 
 /**

@@ -1,15 +1,14 @@
 /**
  * Builds the command tree, runs it, and maps every error to its exit code: the one place that does.
  */
-import { cli, CommandNotFoundError, define } from "gunshi";
-import { renderUsage } from "gunshi/renderer";
+import { cli, type CommandContext, define } from "gunshi";
 import { VERSION } from "../version.ts";
 import { ChildExited, DifferencesFound, ExitCode, VoicebotError } from "../errors.ts";
-import { didYouMean } from "../suggest.ts";
 import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
-import { complete, completions } from "./completions.ts";
+import { complete, completions, type SubCommands } from "./completions.ts";
+import { type ErrorPlace, parserProblems, renderHelp, withEmptyNumbers } from "./help.ts";
 
 const root = define({
   name: "voicebot",
@@ -22,83 +21,43 @@ const root = define({
   },
 });
 
+/** The command tree under `voicebot`: what gunshi runs, completion completes and help tests walk. */
+export const COMMANDS = { init, cloud, completions, complete } as const;
+
 class NoCommandGiven extends Error {}
 
 /** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
 export async function run(argv: readonly string[]): Promise<number> {
   const verbose = argv.includes("--verbose");
-  const args = argv.filter((arg) => arg !== "--verbose");
+  const args = withEmptyNumbers(argv.filter((arg) => arg !== "--verbose"), COMMANDS);
+  // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
+  let place: ErrorPlace | undefined;
   try {
     await cli(args, root, {
       name: "voicebot",
+      description: root.description,
       version: VERSION,
       strict: true,
       renderHeader: null,
+      // gunshi would print them on stdout, in its words: report() says them on stderr, in ours.
       renderValidationErrors: null,
-      renderUsage: renderUsageQuickly,
-      subCommands: { init, cloud, completions, complete },
+      renderUsage: renderHelp as (ctx: Readonly<CommandContext>) => Promise<string>,
+      onErrorCommand: (ctx) => {
+        place = {
+          commandPath: ctx.commandPath,
+          args: ctx.args,
+          subCommands: ctx.env.subCommands as SubCommands | undefined,
+        };
+      },
+      subCommands: COMMANDS,
     });
     return ExitCode.Ok;
   } catch (error) {
-    return report(error, verbose);
+    return report(error, verbose, place);
   }
 }
 
-/**
- * gunshi's own usage renderer, with three changes.
- *
- * - One cost less: it sorts the subcommands with `localeCompare`, whose first call builds an ICU
- *   collator (about 20 ms, a third of `voicebot --help`). Command names are ASCII, so code-unit
- *   order is the same order; the swap lasts only while the text is rendered.
- * - A group's own path in its usage line: for a group run without a subcommand (`cloud --help`),
- *   gunshi writes `voicebot [COMMANDS]`, leaving the path out. Rendered as if the CLI were called
- *   `voicebot cloud` at the top, it writes `voicebot cloud [COMMANDS]`, and its "run any command
- *   with --help" lines stay `voicebot cloud auth --help`.
- * - `--verbose` under `--help` (`withVerbose`).
- */
-async function renderUsageQuickly(ctx: Parameters<typeof renderUsage>[0]): Promise<string> {
-  const localeCompare = String.prototype.localeCompare;
-  String.prototype.localeCompare = function (this: string, other: string) {
-    return this < other ? -1 : this > other ? 1 : 0;
-  };
-  const group = ctx.omitted && ctx.commandPath.length > 0;
-  try {
-    return withVerbose(
-      await renderUsage(
-        group
-          ? {
-            ...ctx,
-            env: { ...ctx.env, name: [ctx.env.name, ...ctx.commandPath].join(" ") },
-            commandPath: [],
-          }
-          : ctx,
-      ),
-    );
-  } finally {
-    String.prototype.localeCompare = localeCompare;
-  }
-}
-
-/** `--verbose` is taken off before gunshi parses, so gunshi never lists it: add it under `--help`. */
-function withVerbose(usage: string): string {
-  return usage.replace(
-    /^( +-h, --help +)Display this help message$/m,
-    (help, column: string) =>
-      `${help}\n${"  --verbose".padEnd(column.length)}Show the details of an unexpected error`,
-  );
-}
-
-/** gunshi's message, with the option or command the user probably meant. */
-function withSuggestion(error: unknown): string {
-  const option = (error as { values?: { rawName?: string; candidates?: string[] } })?.values;
-  const [message, typed, candidates] = error instanceof CommandNotFoundError
-    ? [error.message, error.commandName, error.candidates]
-    : [String((error as Error)?.message ?? error), option?.rawName, option?.candidates];
-  const suggestion = typed && candidates ? didYouMean(typed, candidates).trim() : "";
-  return suggestion ? `${message}; ${suggestion}` : message;
-}
-
-function report(error: unknown, verbose: boolean): number {
+function report(error: unknown, verbose: boolean, place?: ErrorPlace): number {
   if (error instanceof NoCommandGiven) {
     printError("no command given.", [], "run `voicebot --help` to see the commands.");
     return ExitCode.Usage;
@@ -116,15 +75,10 @@ function report(error: unknown, verbose: boolean): number {
     if (verbose && error.cause) console.error(error.cause);
     return error.exitCode;
   }
-  // gunshi reports unknown options, bad option values and unknown commands as an AggregateError.
+  // gunshi reports unknown commands and options, missing arguments and bad values together.
   if (error instanceof AggregateError) {
-    const problems = error.errors.map(withSuggestion).filter(Boolean);
-    const message = problems.length === 1 ? problems[0] : "invalid arguments.";
-    const command = error.errors.find((e) => e instanceof CommandNotFoundError)?.commandPath;
-    const hint = command
-      ? `run \`${["voicebot", ...command, "--help"].join(" ")}\` to see the commands.`
-      : "add `--help` to see the options.";
-    printError(message, problems.length === 1 ? [] : problems, hint);
+    const { message, problems, hint } = parserProblems(error.errors, place);
+    printError(message, problems, hint);
     return ExitCode.Usage;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -14,10 +14,14 @@ const PAGE = 200;
 
 export default define({
   name: "audit",
-  description: "Show the organization's audit trail, newest first: who changed what, and when.\n" +
-    "  voicebot cloud audit [--limit 50] [--json]",
+  description: "Show the organization's audit trail, newest first: who changed what, and when.",
   args: {
-    limit: { type: "number", default: 50, description: "Events to show, newest first" },
+    limit: {
+      type: "number",
+      default: 50,
+      metavar: "events",
+      description: "Events to show, newest first",
+    },
     ...connectionArgs,
   },
   run: async (ctx) => {

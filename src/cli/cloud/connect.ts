@@ -9,10 +9,12 @@ export const connectionArgs = {
   organization: {
     type: "string",
     short: "o",
+    metavar: "org",
     description: "Organization to act in (default: VOICEBOT_ORG, else the current one)",
   },
   "api-url": {
     type: "string",
+    metavar: "url",
     description: "API base URL (default: VOICEBOT_API_URL, else the organization's stored one)",
   },
   json: { type: "boolean", description: "Print one JSON document on stdout" },

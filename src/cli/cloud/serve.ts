@@ -45,11 +45,13 @@ export default define({
   name: "serve",
   description:
     `Serve the secrets API (SQLite by default, PostgreSQL with ${DATABASE_URL_ENV}=postgres://...).\n` +
-    "  `voicebot cloud serve create-key -o ORG` prints a new API key for ORG instead\n" +
-    "  (`--runtime --set NAME`: a key that only reads the values of set NAME);\n" +
-    "  `list-keys -o ORG [--json]` lists ORG's keys; `revoke-key KEY_ID` revokes one;\n" +
-    "  `rotate-master-key` re-seals everything with the newest master key;\n" +
-    "  `backup --to FILE` writes a consistent copy of a SQLite database.",
+    "With an ACTION, it manages keys and data instead of serving:\n" +
+    "`create-key -o ORG` prints a new API key for ORG (`--runtime --set NAME`: a key that only " +
+    "reads the values of set NAME);\n" +
+    "`list-keys -o ORG [--json]` lists ORG's keys;\n" +
+    "`revoke-key KEY_ID` revokes one;\n" +
+    "`rotate-master-key` re-seals everything with the newest master key;\n" +
+    "`backup --to FILE` writes a consistent copy of a SQLite database.",
   args: {
     action: {
       type: "positional",
@@ -58,8 +60,15 @@ export default define({
       description:
         "create-key, list-keys, revoke-key KEY_ID, rotate-master-key or backup instead of serving",
     },
+    "key-id": {
+      type: "positional",
+      required: false,
+      metavar: "KEY_ID",
+      description: "revoke-key: the id of the key to revoke",
+    },
     organization: {
       type: "string",
+      metavar: "org",
       short: "o",
       description: "create-key: the organization (created if new); list-keys: the organization",
     },
@@ -74,6 +83,7 @@ export default define({
     },
     "expires-in": {
       type: "string",
+      metavar: "duration",
       description: "create-key: the key stops working after this long (e.g. 30m, 12h, 90d)",
     },
     create: {
@@ -83,10 +93,12 @@ export default define({
     json: { type: "boolean", description: "list-keys, rotate-master-key: print JSON" },
     to: {
       type: "string",
+      metavar: "file",
       description: "backup: the file to write (it must not exist)",
     },
     "batch-size": {
       type: "number",
+      metavar: "values",
       description:
         `rotate-master-key: values re-sealed per transaction (default ${ROTATION_BATCH})`,
     },
@@ -100,20 +112,24 @@ export default define({
     },
     "default-region": {
       type: "string",
+      metavar: "region",
       description: "Default region (default: the first of --regions)",
     },
     "rate-limit": {
       type: "number",
+      metavar: "requests",
       default: 50,
       description: "Requests per second per API key; 0 turns it off",
     },
     "rate-burst": {
       type: "number",
+      metavar: "requests",
       default: 100,
       description: "Requests an API key may send at once",
     },
     "provision-delay": {
       type: "number",
+      metavar: "milliseconds",
       default: 200,
       description: "Milliseconds a write stays pending at least",
     },

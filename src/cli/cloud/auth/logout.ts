@@ -9,6 +9,7 @@ export default define({
     organization: {
       type: "string",
       short: "o",
+      metavar: "org",
       description: "Organization to log out of (default: VOICEBOT_ORG, else the current one)",
     },
     json: { type: "boolean", description: "Print one JSON document on stdout" },

@@ -7,7 +7,11 @@ export default define({
   name: "switch",
   description: "Make a stored organization current (its key is not asked for again).",
   args: {
-    organization: { type: "positional", description: "The stored organization to use" },
+    organization: {
+      type: "positional",
+      metavar: "ORG",
+      description: "The stored organization to use",
+    },
     json: { type: "boolean", description: "Print one JSON document on stdout" },
   },
   run: async (ctx) => {

@@ -20,9 +20,15 @@ const LABELS = {
 export default define({
   name: "diff",
   description: "Compare local secrets with a stored set by key, without sending any value.\n" +
-    "  voicebot cloud secrets diff NAME [--file .env | KEY=value ...] [--exit-code]\n" +
-    "  Exit status: 0, or with --exit-code 1 when anything differs; 2, 3, 4 as other commands.",
+    "Exit status: 0, or with --exit-code 1 when anything differs; 2, 3, 4 as other commands.",
   args: {
+    name: { type: "positional", description: "The stored set" },
+    secrets: {
+      type: "positional",
+      multiple: true,
+      metavar: "KEY=value",
+      description: "Local secrets, instead of --file",
+    },
     ...fileArg,
     "exit-code": {
       type: "boolean",

@@ -9,9 +9,7 @@ import { checkSetName, confirmArgs, confirmOrCancel, mustConfirm, notFoundHint }
 
 export default define({
   name: "history",
-  description:
-    "Show the versions of a secret set: who wrote each, when, which keys (no values).\n" +
-    "  voicebot cloud secrets history NAME [--json] [--purge]",
+  description: "Show the versions of a secret set: who wrote each, when, which keys (no values).",
   args: {
     name: { type: "positional", description: "The secret set" },
     purge: {

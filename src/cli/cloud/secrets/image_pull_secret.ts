@@ -15,10 +15,20 @@ import { summaryOf } from "./set.ts";
 export default define({
   name: "image-pull-secret",
   description: "Create or update the credentials used to pull images from a private registry.\n" +
-    "  voicebot cloud secrets image-pull-secret NAME HOST [username:password]\n" +
-    "  HOST is host[:port], as in an image name (ghcr.io): no scheme, path or user@.\n" +
-    "  Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
+    "Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
   args: {
+    name: { type: "positional", description: "The image pull secret (created if new)" },
+    host: {
+      type: "positional",
+      description:
+        "The registry: host[:port], as in an image name (ghcr.io); no scheme, path or user@",
+    },
+    credentials: {
+      type: "positional",
+      required: false,
+      metavar: "username:password",
+      description: "The credentials (or --username with --password-stdin, or stdin)",
+    },
     encode: {
       type: "boolean",
       negatable: true,

@@ -137,7 +137,12 @@ export const waitArgs = {
     type: "boolean",
     description: "Wait until it is ready or failed (exit 6 if it fails; Ctrl-C stops the wait)",
   },
-  "wait-timeout": { type: "number", default: 120, description: "Seconds --wait waits at most" },
+  "wait-timeout": {
+    type: "number",
+    default: 120,
+    metavar: "seconds",
+    description: "Seconds --wait waits at most",
+  },
 } as const;
 
 /** `--wait-timeout`, checked before anything is sent. */

@@ -16,12 +16,15 @@ import { keyLines, summaryOf } from "./set.ts";
 
 export default define({
   name: "rollback",
-  description: "Make a kept version of a secret set current again (see `history`).\n" +
-    "  voicebot cloud secrets rollback NAME VERSION [--dry-run] [--yes]",
+  description: "Make a kept version of a secret set current again (see `history`).",
   args: {
     name: { type: "positional", description: "The secret set" },
     // Not `version`: gunshi answers --version itself, and a value named so would clash with it.
-    target: { type: "positional", description: "The version to restore (from `history`)" },
+    target: {
+      type: "positional",
+      metavar: "VERSION",
+      description: "The version to restore (from `history`)",
+    },
     "dry-run": { type: "boolean", description: "Show what would change; send nothing" },
     ...waitArgs,
     ...confirmArgs,

@@ -15,27 +15,37 @@ const isVariable = (name: string) => KEY_NAME.test(name);
 export default define({
   name: "run",
   description: "Run a command with the values of secret sets in its environment.\n" +
-    "  voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]\n" +
-    "  Reads the sets with a runtime key, from VOICEBOT_RUNTIME_KEY or --key-file.",
+    "Reads the sets with a runtime key, from VOICEBOT_RUNTIME_KEY or --key-file.",
   args: {
+    names: {
+      type: "positional",
+      multiple: true,
+      required: true,
+      metavar: "NAME",
+      description: "A secret set; a later set's value wins over an earlier one's",
+    },
     "key-file": {
       type: "string",
+      metavar: "file",
       description:
         "Read the runtime key from this file (mode 0600) instead of VOICEBOT_RUNTIME_KEY",
     },
     "keep-env": {
       type: "string",
       multiple: true,
+      metavar: "variable",
       description: "Keep this variable's value from the environment where a set has it too",
     },
     "allow-var": {
       type: "string",
       multiple: true,
+      metavar: "variable",
       description: "Let the sets give this variable, although it changes what runs (PATH, LD_*...)",
     },
     "wait-timeout": {
       type: "number",
       default: 120,
+      metavar: "seconds",
       description: "Seconds to wait for a set that is still pending",
     },
     "dry-run": {
@@ -45,6 +55,7 @@ export default define({
     json: { type: "boolean", description: "With --dry-run: print one JSON document on stdout" },
     "api-url": {
       type: "string",
+      metavar: "url",
       description:
         "API base URL (default: VOICEBOT_API_URL, else the current organization's stored one)",
     },
@@ -57,7 +68,6 @@ export default define({
     const keepEnv = values["keep-env"] ?? [];
     const allowVars = values["allow-var"] ?? [];
     const problems = [
-      ...(names.length ? [] : ["name at least one set"]),
       // Not quoted: what was typed there may be a value.
       ...names.flatMap((name, i) =>
         SET_NAME.test(name) ? [] : [`argument ${i + 1} is not a set name`]

@@ -15,9 +15,15 @@ import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner 
 
 export default define({
   name: "set",
-  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.\n" +
-    "  voicebot cloud secrets set NAME [KEY=value ...] [--file .env]",
+  description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.",
   args: {
+    name: { type: "positional", description: "The secret set (created if new)" },
+    secrets: {
+      type: "positional",
+      multiple: true,
+      metavar: "KEY=value",
+      description: "A key and its value, besides those of --file",
+    },
     ...fileArg,
     region: {
       type: "string",

@@ -21,7 +21,7 @@ export default define({
   description: "Remove one key (and its value) from a secret set.",
   args: {
     name: { type: "positional", description: "The secret set" },
-    secret_key: { type: "positional", description: "The key to remove" },
+    secret_key: { type: "positional", metavar: "KEY", description: "The key to remove" },
     ...confirmArgs,
     ...connectionArgs,
   },

@@ -1,0 +1,375 @@
+/**
+ * The `--help` screens and the parser's complaints, in voicebot's words. run.ts hands `renderHelp`
+ * to gunshi as its `renderUsage`, and rewords gunshi's validation errors with `parserProblems`.
+ *
+ * A help screen is drawn from the command definitions: usage lines name the positionals (the
+ * schema's `metavar`, else the name in capitals; `[X]` when optional, `X [X ...]` when repeated),
+ * options that take a value show it as required (`--port <port>`), and every column wraps at the
+ * width of the terminal (`COLUMNS` when set, else the terminal's, else 80).
+ *
+ * On the hot path of `--help`: no `node:` module, nothing loaded lazily.
+ */
+import {
+  type Args,
+  type ArgSchema,
+  ArgsValidationErrorKeys,
+  CommandNotFoundError,
+  isArgsValidationError,
+} from "gunshi";
+import { closest, didYouMean } from "../suggest.ts";
+import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
+
+/** What follows the positionals in a usage line, for commands that take more after `--`. */
+const USAGE_TAILS: Record<string, string> = {
+  "cloud secrets run": "-- COMMAND [ARGS ...]",
+};
+
+/** Global options: gunshi's two, and run.ts's `--verbose` (taken off before gunshi parses). */
+const GLOBAL_OPTIONS: [string, string][] = [
+  ["-h, --help", "Show this help"],
+  ["--verbose", "Show the details of an unexpected error"],
+];
+const VERSION_OPTION: [string, string] = ["-v, --version", "Print the version"];
+
+/** Narrower than this, columns stop making sense: screens are drawn at least this wide. */
+const MIN_WIDTH = 40;
+
+/** The width help wraps at: `COLUMNS` when set, else the terminal's, else 80. */
+export function helpWidth(): number {
+  const columns = Number(readEnv("COLUMNS"));
+  if (Number.isInteger(columns) && columns > 0) return Math.max(columns, MIN_WIDTH);
+  try {
+    if (Deno.stdout.isTerminal()) return Math.max(Deno.consoleSize().columns, MIN_WIDTH);
+  } catch {
+    // No console size to read: the default below.
+  }
+  return 80;
+}
+
+/** An environment variable, when reading it needs no permission prompt (`deno run` without -A). */
+function readEnv(name: string): string | undefined {
+  const state = Deno.permissions.querySync?.({ name: "env", variable: name }).state;
+  return state === "granted" ? Deno.env.get(name) : undefined;
+}
+
+/** What the help renderer reads of gunshi's command context. */
+export interface HelpContext {
+  description?: string;
+  args: Args;
+  commandPath: readonly string[];
+  /** True for a group called without one of its commands (`voicebot cloud --help`). */
+  omitted: boolean;
+  env: { subCommands?: SubCommands; description?: string };
+}
+
+/** The help screen of the command in `ctx`. */
+export function renderHelp(ctx: HelpContext): Promise<string> {
+  return Promise.resolve(helpText(ctx, helpWidth()));
+}
+
+export function helpText(ctx: HelpContext, width: number): string {
+  const root = ctx.commandPath.length === 0;
+  const commands = ctx.omitted ? visibleCommands(ctx.env.subCommands) : [];
+  const out: string[] = [];
+  const description = (root ? ctx.env.description : ctx.description) ?? "";
+  const [summary, ...details] = description.split("\n").map((line) => line.trim());
+  if (summary) out.push(...wrap(summary, width));
+  for (const detail of details.filter(Boolean)) out.push(...indent(wrap(detail, width - 2), 2));
+  if (out.length) out.push("");
+
+  out.push("USAGE:");
+  out.push(
+    ...indent(wrap(usageLine(ctx.commandPath, ctx.args, commands.length > 0), width - 2, 4), 2),
+  );
+  out.push("");
+
+  if (commands.length) {
+    out.push("COMMANDS:");
+    out.push(...table(commands.map(([name, cmd]) => [name, firstLine(cmd.description)]), width));
+    out.push("");
+    const path = ["voicebot", ...ctx.commandPath, "COMMAND", "--help"].join(" ");
+    out.push(...wrap(`Run \`${path}\` for a command's options.`, width), "");
+  }
+
+  const positionals = Object.entries(ctx.args).filter(([, arg]) =>
+    isShown(arg) && isPositional(arg)
+  );
+  if (positionals.length) {
+    out.push("ARGUMENTS:");
+    out.push(
+      ...table(positionals.map(([name, arg]) => [positionalName(name, arg), describe(arg)]), width),
+    );
+    out.push("");
+  }
+
+  const options = Object.entries(ctx.args).filter(([name, arg]) =>
+    isShown(arg) && !isPositional(arg) && name !== "help" && name !== "version"
+  );
+  out.push("OPTIONS:");
+  out.push(
+    ...table(
+      [
+        ...options.map(([name, arg]): [string, string] => [optionLabel(name, arg), describe(arg)]),
+        ...GLOBAL_OPTIONS,
+        ...(root ? [VERSION_OPTION] : []),
+      ],
+      width,
+    ),
+  );
+  out.push("");
+  return out.join("\n");
+}
+
+/** `voicebot cloud secrets set NAME [KEY=value ...] [OPTIONS]`; a group: `voicebot cloud COMMAND`. */
+export function usageLine(path: readonly string[], args: Args, group = false): string {
+  const positionals = Object.entries(args)
+    .filter(([, arg]) => isShown(arg) && isPositional(arg))
+    .map(([name, arg]) => positionalUsage(name, arg));
+  return [
+    "voicebot",
+    ...path,
+    ...(group ? ["COMMAND"] : positionals),
+    "[OPTIONS]",
+    ...(group ? [] : [USAGE_TAILS[path.join(" ")] ?? ""]),
+  ].filter(Boolean).join(" ");
+}
+
+/** A positional as the usage line writes it: `NAME`, `[NAME]`, `NAME [NAME ...]` or `[NAME ...]`. */
+function positionalUsage(name: string, arg: ArgSchema): string {
+  const shown = positionalName(name, arg);
+  const required = isRequiredPositional(arg);
+  if (arg.multiple) return required ? `${shown} [${shown} ...]` : `[${shown} ...]`;
+  return required ? shown : `[${shown}]`;
+}
+
+/** As gunshi decides: `required` when set, else required unless it has a default. */
+function isRequiredPositional(arg: ArgSchema): boolean {
+  if (arg.multiple) return arg.required === true;
+  return arg.required ?? arg.default === undefined;
+}
+
+/** The name a positional goes by in help and errors: its metavar, else its name in capitals. */
+export function positionalName(name: string, arg: ArgSchema): string {
+  return arg.metavar ?? name.toUpperCase().replaceAll("-", "_");
+}
+
+/** `-f, --file <file>`, `--[no-]recording`: a value is always shown as required (`<...>`). */
+function optionLabel(name: string, arg: ArgSchema): string {
+  const flag = arg.type === "boolean" && arg.negatable ? `--[no-]${name}` : `--${name}`;
+  const value = arg.type === "boolean" ? "" : ` <${arg.metavar ?? name}>`;
+  return `${arg.short ? `-${arg.short}, ` : ""}${flag}${value}`;
+}
+
+/** The description, with the default and the choices when it does not say them already. */
+function describe(arg: ArgSchema): string {
+  let text = (arg.description ?? "").replaceAll("\n", " ");
+  if (arg.default !== undefined && !/default/i.test(text)) {
+    const value = arg.type === "boolean" ? (arg.default ? "on" : "off") : String(arg.default);
+    text += ` (default: ${value})`;
+  }
+  const choices = arg.choices ?? [];
+  if (choices.length && !choices.every((choice) => text.includes(choice))) {
+    text += ` (one of: ${choices.join(", ")})`;
+  }
+  return text;
+}
+
+const isPositional = (arg: ArgSchema) => arg.type === "positional";
+const isShown = (arg: ArgSchema) => arg.hidden !== true;
+const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0].trim();
+
+/** The commands a group lists: not itself (gunshi adds it as an `entry`), not internal ones. */
+function visibleCommands(commands: SubCommands | undefined): [string, CommandShape][] {
+  return entriesOf(commands).filter(([, command]) => !command.entry && !command.internal);
+}
+
+/**
+ * Two columns, indented by 2: labels, then descriptions wrapped inside their column. The column
+ * is as wide as the widest label, up to 40% of the width; a longer label has its description on
+ * the lines below it.
+ */
+function table(rows: readonly (readonly [string, string])[], width: number): string[] {
+  const widest = Math.max(...rows.map(([label]) => label.length));
+  const column = 2 + Math.min(widest, Math.floor(width * 0.4)) + 2;
+  const lines: string[] = [];
+  for (const [label, text] of rows) {
+    const labels = indent(wrap(label, width - 2, 4), 2);
+    const texts = text ? wrap(text, width - column) : [];
+    const last = labels.length - 1;
+    if (texts.length && labels[last].length + 2 <= column) {
+      labels[last] = labels[last].padEnd(column) + texts.shift();
+    }
+    lines.push(...labels, ...indent(texts, column));
+  }
+  return lines;
+}
+
+function indent(lines: readonly string[], by: number): string[] {
+  return lines.map((line) => (line ? " ".repeat(by) + line : line));
+}
+
+/**
+ * `text` in lines of at most `width` characters, broken at spaces; continuation lines are
+ * indented by `hang`. A word longer than a line is cut.
+ */
+export function wrap(text: string, width: number, hang = 0): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const room = () => (lines.length ? width - hang : width);
+  const push = () => {
+    lines.push((lines.length ? " ".repeat(hang) : "") + line);
+    line = "";
+  };
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > room()) push();
+    while (word.length > room()) {
+      line = word.slice(0, room());
+      word = word.slice(room());
+      push();
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line || !lines.length) push();
+  return lines;
+}
+
+/** Where a parser error happened: the command gunshi resolved (from its context). */
+export interface ErrorPlace {
+  commandPath: readonly string[];
+  args: Args;
+  /** The commands at that level, for "did you mean". */
+  subCommands?: SubCommands;
+}
+
+/** gunshi's validation errors, in our words: a message, the problems when several, a hint. */
+export interface Problems {
+  message: string;
+  problems: string[];
+  hint: string;
+}
+
+/**
+ * Every problem gunshi found in one run (unknown commands and options, missing positionals, values
+ * of the wrong type), each naming the option, what it expects and an example. Never quotes what was
+ * typed as a value: it may be a secret typed in the wrong place.
+ */
+export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): Problems {
+  const path = place?.commandPath ?? [];
+  const args = place?.args ?? {};
+  let hint = `run \`${["voicebot", ...path, "--help"].join(" ")}\` to see its options.`;
+  const problems = errors.map((error): string => {
+    if (error instanceof CommandNotFoundError) {
+      const commands = visibleCommands(place?.subCommands).map(([name]) => name);
+      const known = commands.length ? commands : error.candidates;
+      hint = `run \`${
+        ["voicebot", ...error.commandPath, "--help"].join(" ")
+      }\` to see the commands.`;
+      const near = didYouMean(error.commandName, known) ||
+        didYouMean(`--${error.commandName}`, ["--help", "--version"]);
+      return `unknown command "${error.commandName}"${near ? `; ${near.trim()}` : ""}`;
+    }
+    if (!isArgsValidationError(error)) return String((error as Error)?.message ?? error);
+    const values = error.values as Record<string, unknown>;
+    if (error.code === ArgsValidationErrorKeys.unknownOption) {
+      const typed = String(values.rawName);
+      const candidates = (values.candidates as string[] | undefined) ?? [];
+      const near = typed.startsWith("--")
+        ? closest(typed, [...candidates, "--verbose"])
+        : undefined;
+      return `unknown option ${typed}${near ? `; did you mean "${near}"?` : ""}`;
+    }
+    const name = String(values.name ?? (error as { name?: string }).name);
+    const schema = args[name] ?? (error as { schema?: ArgSchema }).schema;
+    if (!schema) return error.message;
+    const option = `--${name}`;
+    if (error.code === ArgsValidationErrorKeys.requiredPositional) {
+      hint = `usage: ${usageLine(path, args)}`;
+      const shown = positionalName(name, schema);
+      const what = schema.description ? `: ${lowerFirst(schema.description)}` : "";
+      const example = schema.choices?.length
+        ? `, e.g. ${["voicebot", ...path, schema.choices[0]].join(" ")}`
+        : "";
+      return `missing ${shown}${what}${example}`;
+    }
+    if (error.code === ArgsValidationErrorKeys.invalidChoice) {
+      const choices = schema.choices ?? [];
+      const near = typeof values.actual === "string" ? closest(values.actual, choices) : undefined;
+      return `${option} expects one of ${choices.join(", ")}${
+        near ? `; did you mean "${near}"?` : ""
+      }, e.g. ${option} ${near ?? choices[0]}`;
+    }
+    if (error.code === ArgsValidationErrorKeys.customParse) {
+      return `${option}: ${values.reason ?? error.message}`;
+    }
+    if (
+      error.code === ArgsValidationErrorKeys.requiredOption ||
+      error.code === ArgsValidationErrorKeys.invalidType
+    ) {
+      return `${option} ${expects(schema)} e.g. ${option} ${example(name, schema)}`;
+    }
+    const conflicts = [schema.conflicts ?? []].flat();
+    if (conflicts.length) {
+      return `${option} cannot go with ${conflicts.map((other) => `--${other}`).join(" or ")}`;
+    }
+    return error.message;
+  });
+  return {
+    message: problems.length === 1
+      ? problems[0]
+      : `${problems.length} problems with the arguments:`,
+    problems: problems.length === 1 ? [] : problems,
+    hint,
+  };
+}
+
+/** What an option takes, up to the example: `expects a number of seconds,`. */
+function expects(schema: ArgSchema): string {
+  if (schema.type === "number") {
+    return `expects a number${schema.metavar ? ` of ${schema.metavar}` : ""},`;
+  }
+  return `needs a value${schema.description ? `: ${lowerFirst(schema.description)};` : ","}`;
+}
+
+/** A value to show after the option: the default, the first choice, or its placeholder. */
+function example(name: string, schema: ArgSchema): string {
+  if (schema.type === "number") return String(schema.default ?? 10);
+  if (schema.choices?.length) return schema.choices[0];
+  if (typeof schema.default === "string" && schema.default) return schema.default;
+  return `<${schema.metavar ?? name}>`;
+}
+
+/** "The secret set" as it reads after a colon; an acronym (`API base URL`) stays as it is. */
+const lowerFirst = (text: string) =>
+  /^[A-Z](?![A-Z])/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+
+/**
+ * gunshi 0.37.2 fails with a TypeError on a number option given no value (`--port` last, or
+ * before another option). Written `--port=`, it is an empty value, which gunshi reports as the
+ * wrong type, with every other problem of the run.
+ */
+export function withEmptyNumbers(argv: readonly string[], commands: SubCommands): string[] {
+  let level: SubCommands | undefined = commands;
+  let args: Args = {};
+  let descending = true;
+  const out = [...argv];
+  for (let i = 0; i < out.length; i++) {
+    const word = out[i];
+    if (word === "--") break;
+    if (!word.startsWith("-")) {
+      const command: CommandShape | undefined = descending
+        ? entriesOf(level).find(([name]) => name === word)?.[1]
+        : undefined;
+      if (command) {
+        args = command.args ?? {};
+        level = command.subCommands;
+      } else descending = false;
+      continue;
+    }
+    const name = word.slice(2);
+    const next = out[i + 1];
+    if (word.startsWith("--") && args[name]?.type === "number" && (next ?? "-").startsWith("-")) {
+      out[i] = `${word}=`;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,186 @@
+/**
+ * Every `--help` of the command tree, rendered by the CLI itself, held to the rules of a help that
+ * reads well; and the parser's errors, in our words. The tree is walked from the real command
+ * definitions, so a new command is covered without a word here.
+ */
+import assert from "node:assert/strict";
+import type { Args, ArgSchema } from "gunshi";
+import { COMMANDS } from "../src/cli/run.ts";
+import { type CommandShape, commandsUnder } from "../src/cli/completions.ts";
+import { type CliResult, voicebot } from "./helpers.ts";
+
+/** The root, then every command a user can type, parents before children. */
+const TREE: [string[], CommandShape][] = [
+  [[], { args: {}, subCommands: COMMANDS }],
+  ...commandsUnder(COMMANDS),
+];
+
+/** The words gunshi uses when its errors leak through unreworded. */
+const GUNSHI_WORDING =
+  /Optional argument|Positional argument|should be '|is required$|Unknown option|Command not found|Negatable of|Display this/m;
+
+/** `tasks` run at most `limit` at a time: a CLI process each, not dozens at once. */
+async function pooled<T>(tasks: (() => Promise<T>)[], limit = 6): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+const positionals = (args: Args = {}) =>
+  Object.entries(args).filter(([, arg]) => arg.type === "positional" && !arg.hidden);
+const options = (args: Args = {}) =>
+  Object.entries(args).filter(([, arg]) => arg.type !== "positional" && !arg.hidden);
+const shownName = (name: string, arg: ArgSchema) => arg.metavar ?? name.toUpperCase();
+const visibleChildren = (command: CommandShape) =>
+  Object.entries(command.subCommands ?? {}).filter(([, child]) => !child.internal);
+
+/** The lines of a section (`COMMANDS:`), up to the blank line that ends it. */
+function section(text: string, title: string): string[] {
+  const lines = text.split("\n");
+  const start = lines.indexOf(`${title}:`);
+  if (start < 0) return [];
+  const end = lines.indexOf("", start);
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** The rules every help screen keeps, at `width` columns. */
+function checkHelp(path: string[], command: CommandShape, run: CliResult, width: number) {
+  const where = `voicebot ${[...path, "--help"].join(" ")} (${width} columns)`;
+  assert.equal(run.code, 0, `${where}: ${run.stderr}`);
+  assert.equal(run.stderr, "", where);
+  const text = run.stdout;
+
+  for (const line of text.split("\n")) {
+    assert.ok(line.length <= width, `${where}: a line of ${line.length} columns:\n${line}`);
+  }
+
+  // The usage line names the command and each positional, in order.
+  const usage = section(text, "USAGE").join(" ").replace(/\s+/g, " ").trim();
+  const children = visibleChildren(command);
+  assert.ok(usage.startsWith(["voicebot", ...path].join(" ")), `${where}: usage is ${usage}`);
+  let from = 0;
+  for (const [name, arg] of children.length ? [] : positionals(command.args)) {
+    const at = usage.indexOf(shownName(name, arg), from);
+    assert.ok(at >= 0, `${where}: the usage line leaves out ${shownName(name, arg)}: ${usage}`);
+    from = at;
+  }
+
+  // A group lists its commands, each once, and never itself.
+  const listed = section(text, "COMMANDS").filter((line) => /^ {2}\S/.test(line))
+    .map((line) => line.trim().split(/\s+/)[0]);
+  assert.deepEqual(listed, children.map(([name]) => name), `${where}: the commands listed`);
+  if (path.length) {
+    assert.ok(!listed.includes(path.at(-1)!), `${where}: lists itself`);
+    assert.doesNotMatch(text, new RegExp(`\\[${path.at(-1)}\\]`), `${where}: lists itself`);
+  }
+
+  // Every option is there, and one that takes a value shows it as required.
+  const optionLines = section(text, "OPTIONS");
+  for (const [name, arg] of options(command.args)) {
+    const flag = arg.type === "boolean" && arg.negatable ? `--[no-]${name}` : `--${name}`;
+    const label = new RegExp(`^ {2}(-\\w, )?${flag.replace(/[[\]]/g, "\\$&")}( |$)`);
+    const line = optionLines.find((line) => label.test(line));
+    assert.ok(line, `${where}: ${flag} is not listed`);
+    if (arg.type !== "boolean") {
+      assert.match(line, new RegExp(`${flag} <[^>]+>`), `${where}: ${flag}'s value: ${line}`);
+    }
+  }
+  assert.doesNotMatch(text, /--[\w-]+ \[/, `${where}: a value that looks optional`);
+  assert.match(text, /^ {2}--verbose +Show the details/m, where);
+  assert.doesNotMatch(text, GUNSHI_WORDING, where);
+}
+
+Deno.test("every --help keeps the rules, at 80 columns and at 50", async (t) => {
+  assert.ok(TREE.length > 20, `the walk found ${TREE.length} commands`);
+  for (const width of [80, 50]) {
+    // Not a terminal: 80 by default, COLUMNS when set.
+    const env: Record<string, string> = width === 80 ? {} : { COLUMNS: String(width) };
+    const runs = await pooled(TREE.map(([path]) => () => voicebot([...path, "--help"], { env })));
+    await t.step(`${width} columns`, () => {
+      TREE.forEach(([path, command], i) => checkHelp(path, command, runs[i], width));
+    });
+  }
+});
+
+Deno.test("every command's parser errors are ours: all at once, with what is expected, exit 2", async () => {
+  const cases = TREE.map(([path, command]) => {
+    const numbers = options(command.args).filter(([, arg]) => arg.type === "number");
+    const args = [
+      ...path,
+      "--no-such-option",
+      ...numbers.flatMap(([name]) => [`--${name}`, "lots"]),
+    ];
+    return { path, command, numbers, args };
+  });
+  const runs = await pooled(cases.map(({ args }) => () => voicebot(args)));
+  cases.forEach(({ command, numbers, args }, i) => {
+    const run = runs[i];
+    const where = `voicebot ${args.join(" ")}`;
+    assert.equal(run.code, 2, `${where}: ${run.stderr}`);
+    assert.equal(run.stdout, "", where);
+    assert.doesNotMatch(run.stderr, GUNSHI_WORDING, `${where}:\n${run.stderr}`);
+    assert.match(run.stderr, /unknown option --no-such-option/, where);
+    // "lots" is never echoed: a value typed in the wrong place may be a secret.
+    assert.doesNotMatch(run.stderr, /lots/, where);
+    for (const [name] of numbers) {
+      assert.match(
+        run.stderr,
+        new RegExp(`--${name} expects a number\\b.*e\\.g\\. --${name} \\d+`),
+        where,
+      );
+    }
+    // Required positionals not given are named too (a group has none: it is not run).
+    if (!visibleChildren(command).length) {
+      for (const [name, arg] of positionals(command.args)) {
+        if (arg.required === false || arg.default !== undefined) continue;
+        if (arg.multiple && arg.required !== true) continue;
+        assert.match(run.stderr, new RegExp(`missing ${shownName(name, arg)}\\b`), where);
+      }
+    }
+    if (numbers.length) assert.match(run.stderr, /^error: \d+ problems with the arguments:$/m);
+    assert.match(run.stderr, /^hint: /m, where);
+  });
+});
+
+Deno.test("parser errors say what the option expects, with an example", async () => {
+  for (
+    const [args, expected] of [
+      [
+        ["cloud", "secrets", "set", "app", "--wait-timeout", "soon"],
+        /^error: --wait-timeout expects a number of seconds, e\.g\. --wait-timeout 120$/m,
+      ],
+      // No value at all (gunshi 0.37.2 itself fails with a TypeError there).
+      [["cloud", "serve", "--port"], /^error: --port expects a number, e\.g\. --port 8787$/m],
+      [["cloud", "serve", "--port", "--json"], /^error: --port expects a number/m],
+      [["init", "--name"], /^error: --name needs a value: project name .*; e\.g\. --name <name>$/m],
+      [
+        ["completions"],
+        /^error: missing SHELL: one of bash, zsh, fish, powershell, e\.g\. voicebot completions bash\nhint: usage: voicebot completions SHELL/m,
+      ],
+      [
+        ["cloud", "secrets", "set"],
+        /^hint: usage: voicebot cloud secrets set NAME \[KEY=value \.\.\.\] \[OPTIONS\]$/m,
+      ],
+      [["version"], /^error: unknown command "version"; did you mean "--version"\?$/m],
+      [["cloud", "help"], /^error: unknown command "help"; did you mean "--help"\?$/m],
+      [["clod"], /^error: unknown command "clod"; did you mean "cloud"\?$/m],
+      [["complet"], /^error: unknown command "complet"; did you mean "completions"\?$/m],
+      [
+        ["init", "--transprot", "x", "--verbos"],
+        /unknown option --transprot; did you mean "--transport"\?\n.*unknown option --verbos; did you mean "--verbose"\?/,
+      ],
+    ] as const
+  ) {
+    const run = await voicebot(args);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, expected, run.stderr);
+    assert.doesNotMatch(run.stderr, GUNSHI_WORDING, run.stderr);
+  }
+});
