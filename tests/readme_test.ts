@@ -8,16 +8,9 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { hasPassword } from "../src/server/database_url.ts";
 import { ENTRY, tempDir } from "./helpers.ts";
+import { skipped } from "./skips.ts";
 
 const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-
-async function found(program: string): Promise<boolean> {
-  const output = await new Deno.Command("sh", {
-    args: ["-c", `command -v ${program}`],
-    stdout: "null",
-  }).output();
-  return output.success;
-}
 
 /** Runs `script` with bash -e in `home` (also its HOME and cwd), with `env` and a short PATH. */
 async function bash(script: string, home: string, env: Record<string, string> = {}) {
@@ -39,7 +32,7 @@ async function bash(script: string, home: string, env: Record<string, string> = 
 
 Deno.test({
   name: "README: the release-binary install runs as written, into a HOME with no ~/.local/bin",
-  ignore: !(await found("curl")) || !(await found("sha256sum")),
+  ignore: skipped("release-install"),
   fn: async () => {
     const section = README.slice(README.indexOf("**A release binary**"));
     const block = section.match(/```sh\n([\s\S]*?)```/)?.[1];
