@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { BUNDLE, MAIN, snapshot, tempDir, voicebot } from "./helpers.ts";
+import { skipped } from "./skips.ts";
 
 const PROJECTS: Record<string, string[]> = {
   quickstart: ["init", "quickstart"],
@@ -43,7 +44,7 @@ const PROJECTS: Record<string, string[]> = {
 for (const [name, args] of Object.entries(PROJECTS)) {
   Deno.test({
     name: `the bundle writes ${name} byte for byte as the source tree does`,
-    ignore: !BUNDLE,
+    ignore: skipped("bundle"),
     fn: async () => {
       await using fromSource = await tempDir();
       await using fromBundle = await tempDir();

@@ -13,8 +13,8 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { ENTRY, tempDir, voicebot } from "./helpers.ts";
+import { BASH_COMPLETION, type GroupName, skipped } from "./skips.ts";
 
-const BASH_COMPLETION = "/usr/share/bash-completion/bash_completion";
 const VOICEBOT = `"${Deno.execPath()}" run -A --quiet "${ENTRY}"`;
 
 /** What zsh runs in its pseudo-terminal before the TAB: no prompt, compinit, the script. */
@@ -56,13 +56,16 @@ const ZSH_DRIVER = (setup: string, line: string) =>
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** How each shell loads `script` and completes `line` (the cursor at its end); prints candidates. */
+/**
+ * How each shell loads `script` and completes `line` (the cursor at its end); prints candidates.
+ * Its tests run where its group in tests/skips.ts can.
+ */
 const SHELLS: Record<
   string,
-  { needs: string[]; program: (script: string, line: string, dir: string) => Promise<string[]> }
+  { group: GroupName; program: (script: string, line: string, dir: string) => Promise<string[]> }
 > = {
   bash: {
-    needs: ["bash", BASH_COMPLETION],
+    group: "bash-completion",
     program: (script, line) => {
       const words = line.split(" ");
       return Promise.resolve([
@@ -83,7 +86,7 @@ const SHELLS: Record<
     },
   },
   zsh: {
-    needs: ["zsh"],
+    group: "zsh",
     program: async (script, line, dir) => {
       const setup = join(dir, ".setup.zsh");
       await Deno.writeTextFile(setup, ZSH_SETUP(script));
@@ -91,7 +94,7 @@ const SHELLS: Record<
     },
   },
   fish: {
-    needs: ["fish"],
+    group: "fish",
     program: (script, line) =>
       Promise.resolve([
         "fish",
@@ -104,17 +107,6 @@ const SHELLS: Record<
       ]),
   },
 };
-
-async function available(needs: string[]): Promise<boolean> {
-  for (const need of needs) {
-    const found = need.startsWith("/")
-      ? await Deno.stat(need).then(() => true, () => false)
-      : (await new Deno.Command("sh", { args: ["-c", `command -v ${need}`], stdout: "null" })
-        .output()).success;
-    if (!found) return false;
-  }
-  return true;
-}
 
 /** The candidates, without descriptions and trailing `/`, that `shell` offers for `line`. */
 async function candidates(shell: string, script: string, line: string, dir: string) {
@@ -147,12 +139,10 @@ async function workspace(shell: string) {
   return { dir, script };
 }
 
-for (const [shell, { needs }] of Object.entries(SHELLS)) {
-  const ignore = !(await available(needs));
-
+for (const [shell, { group }] of Object.entries(SHELLS)) {
   Deno.test({
     name: `${shell} completes commands, options and their values from the command tree`,
-    ignore,
+    ignore: skipped(group),
     fn: async () => {
       const { dir, script } = await workspace(shell);
       await using _ = dir;
@@ -187,7 +177,7 @@ for (const [shell, { needs }] of Object.entries(SHELLS)) {
 
   Deno.test({
     name: `${shell} completes file and directory arguments with paths`,
-    ignore,
+    ignore: skipped(group),
     fn: async () => {
       const { dir, script } = await workspace(shell);
       await using _ = dir;
@@ -277,7 +267,7 @@ async function interactiveBash(dir: string, script: string) {
 
 Deno.test({
   name: "bash, in a terminal, completes file arguments with file names",
-  ignore: !(await available([...SHELLS.bash.needs, "tmux"])),
+  ignore: skipped("bash-completion", "tmux"),
   fn: async () => {
     const { dir, script } = await workspace("bash");
     await using _ = dir;
@@ -298,7 +288,7 @@ Deno.test({
 
 Deno.test({
   name: "bash, sourcing the script twice, prints nothing",
-  ignore: !(await available(SHELLS.bash.needs)),
+  ignore: skipped("bash-completion"),
   fn: async () => {
     const { dir, script } = await workspace("bash");
     await using _ = dir;

@@ -4,7 +4,8 @@
  * own answers: for the table of cases in tests/data/dotenv_cases.json, the answers that
  * scripts/dotenv_reference.py took from the real library (tests/data/dotenv_reference.json, so
  * that this holds on a machine without it); and where python-dotenv 1.x is importable (CI checks
- * that it is), the library itself, live, for the table and for random files.
+ * that it is), the library itself, live, for the table and for random files (tests/skips.ts's
+ * "python-dotenv" group: with CI=true they run, and fail without it).
  *
  * A file is accepted exactly when python-dotenv reads it without a warning and its values do not
  * depend on the environment it is read in; an accepted file's keys and values are python-dotenv's.
@@ -12,6 +13,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse } from "../src/secrets/dotenv.ts";
+import { skipped } from "./skips.ts";
 
 interface Case {
   name: string;
@@ -35,25 +37,6 @@ const data = (name: string) => new URL(`data/${name}`, import.meta.url);
 const CASES: Case[] = JSON.parse(await Deno.readTextFile(data("dotenv_cases.json")));
 const COMMITTED: Reference = JSON.parse(await Deno.readTextFile(data("dotenv_reference.json")));
 const SCRIPT = new URL("../scripts/dotenv_reference.py", import.meta.url).pathname;
-
-/**
- * Whether to ask python-dotenv 1.x live: where it is importable, and on CI (CI=true), where its
- * absence fails these tests (the script names it) instead of skipping them.
- */
-const LIVE = Deno.env.get("CI") === "true" || (() => {
-  try {
-    return new Deno.Command("python3", {
-      args: [
-        "-c",
-        "import importlib.metadata as m, dotenv; assert m.version('python-dotenv')[:2] == '1.'",
-      ],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
 
 /** python-dotenv's answers, from the library itself. */
 async function askPythonDotenv(cases: Case[]): Promise<Reference> {
@@ -133,7 +116,7 @@ Deno.test("dotenv reference: every case of the table reads as python-dotenv read
 
 Deno.test({
   name: "dotenv reference: python-dotenv, asked live, answers the table as committed",
-  ignore: !LIVE,
+  ignore: skipped("python-dotenv"),
   fn: async () => {
     const live = await askPythonDotenv(CASES);
     assert.match(live.pythonDotenv, /^1\./);
@@ -228,7 +211,7 @@ const inGrammarFile = fc.uniqueArray(keyName, { minLength: 1, maxLength: 8 }).ch
 
 Deno.test({
   name: "dotenv reference: random files in the grammar read as python-dotenv reads them (property)",
-  ignore: !LIVE,
+  ignore: skipped("python-dotenv"),
   fn: async () => {
     const seed = Date.now();
     const texts = fc.sample(inGrammarFile, { numRuns: 400, seed });
@@ -248,7 +231,7 @@ Deno.test({
   name:
     "dotenv reference: random text of dotenv's characters is refused or read as python-dotenv " +
     "reads it (property)",
-  ignore: !LIVE,
+  ignore: skipped("python-dotenv"),
   fn: async () => {
     const seed = Date.now();
     const piece = fc.constantFrom(

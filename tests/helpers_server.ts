@@ -9,6 +9,7 @@ import { silentLogger } from "../src/server/log.ts";
 import { openStorage } from "../src/server/serve.ts";
 import type { Storage } from "../src/server/storage/types.ts";
 import { DENO_DIR, ENTRY, tempDir } from "./helpers.ts";
+import { type GroupName, skipped } from "./skips.ts";
 
 export { tempDir };
 
@@ -26,14 +27,17 @@ export interface TestDatabase extends AsyncDisposable {
 
 export interface Backend {
   name: "sqlite" | "postgres";
-  /** False when PostgreSQL is not configured here; its tests are then ignored (or fail on CI). */
-  available: boolean;
+  /**
+   * The groups of tests/skips.ts its tests need: PostgreSQL's are ignored when it is not
+   * configured here (and fail on CI).
+   */
+  needs: GroupName[];
   database(): Promise<TestDatabase>;
 }
 
 const sqlite: Backend = {
   name: "sqlite",
-  available: true,
+  needs: [],
   async database() {
     const dir = await tempDir();
     return {
@@ -45,7 +49,7 @@ const sqlite: Backend = {
 
 const postgresBackend: Backend = {
   name: "postgres",
-  available: POSTGRES_URL !== undefined,
+  needs: ["postgres"],
   async database() {
     if (!POSTGRES_URL) {
       throw new Error(
@@ -74,12 +78,15 @@ export const BACKENDS: Backend[] = [sqlite, postgresBackend];
 /**
  * `Deno.test` once per backend. PostgreSQL runs when VOICEBOT_TEST_POSTGRES_URL is set; without
  * it the test is ignored locally but fails on CI (CI=true), so a missing database never passes
- * silently.
+ * silently (tests/skips.ts's "postgres" group).
  */
 export function backendTest(name: string, fn: (backend: Backend) => Promise<void>) {
   for (const backend of BACKENDS) {
-    const mustRun = backend.available || Deno.env.get("CI") === "true";
-    Deno.test({ name: `${backend.name}: ${name}`, ignore: !mustRun, fn: () => fn(backend) });
+    Deno.test({
+      name: `${backend.name}: ${name}`,
+      ignore: skipped(...backend.needs),
+      fn: () => fn(backend),
+    });
   }
 }
 

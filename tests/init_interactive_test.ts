@@ -7,11 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { DENO_DIR, ENTRY, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
 import { VERSION } from "../src/version.ts";
+import { skipped } from "./skips.ts";
 
 const WAIT_MS = 20_000;
-
-const hasTmux = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-  .output().then((o) => o.success, () => false);
 
 let sessions = 0;
 
@@ -111,7 +109,7 @@ async function assertReproducible(cwd: string, screen: string, dir: string) {
   assert.deepEqual(await snapshot(join(again.path, dir)), await snapshot(join(cwd, dir)));
 }
 
-const tty = { ignore: !hasTmux, sanitizeResources: false, sanitizeOps: false };
+const tty = { ignore: skipped("tmux"), sanitizeResources: false, sanitizeOps: false };
 
 Deno.test("init in a terminal: the coding-agent path with the default directory", tty, async () => {
   await using cwd = await tempDir();

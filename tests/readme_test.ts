@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { hasPassword } from "../src/server/database_url.ts";
 import { ENTRY, tempDir } from "./helpers.ts";
+import { skipped } from "./skips.ts";
 
 const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
 const README = await read("README.md");
@@ -45,14 +46,6 @@ Deno.test("README: a front door under 15,000 bytes, with the set-up and install 
   assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `${order}`);
 });
 
-async function found(program: string): Promise<boolean> {
-  const output = await new Deno.Command("sh", {
-    args: ["-c", `command -v ${program}`],
-    stdout: "null",
-  }).output();
-  return output.success;
-}
-
 /** Runs `script` with bash -e in `home` (also its HOME and cwd), with `env` and a short PATH. */
 async function bash(script: string, home: string, env: Record<string, string> = {}) {
   const output = await new Deno.Command("bash", {
@@ -73,7 +66,7 @@ async function bash(script: string, home: string, env: Record<string, string> = 
 
 Deno.test({
   name: "README: the release-binary install runs as written, into a HOME with no ~/.local/bin",
-  ignore: !(await found("curl")) || !(await found("sha256sum")),
+  ignore: skipped("release-install"),
   fn: async () => {
     const section = README.slice(README.indexOf("**A release binary**"));
     const block = section.match(/```sh\n([\s\S]*?)```/)?.[1];

@@ -10,6 +10,7 @@ import { apiKeyId, valueContext } from "../src/server/crypto.ts";
 import { unlock } from "../src/server/master_key.ts";
 import { openStorage } from "../src/server/serve.ts";
 import { tempDir, voicebot } from "./helpers.ts";
+import { skipped } from "./skips.ts";
 import {
   api,
   BACKENDS,
@@ -199,8 +200,7 @@ Deno.test("serve backup never replaces a file, needs --to, makes nothing from a 
 Deno.test({
   name:
     "postgres: pg_dump during a stream of writes, pg_restore into a fresh database, served with the same key",
-  // As backendTest: ignored without PostgreSQL here, never on CI.
-  ignore: !postgresBackend.available && Deno.env.get("CI") !== "true",
+  ignore: skipped("postgres"),
   fn: async () => {
     await using database = await postgresBackend.database();
     await using dir = await tempDir();
