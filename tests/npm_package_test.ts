@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "pathe";
 import { spawnServer, tempDir } from "./helpers_server.ts";
+import { skipped } from "./skips.ts";
 
 const TARBALL = Deno.env.get("VOICEBOT_TEST_NPM_TARBALL");
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -83,7 +84,7 @@ async function pathWithoutDeno(prefix: string): Promise<string> {
 Deno.test({
   name:
     "npm package: installed into a fresh prefix, the README's journey runs with no Deno on PATH",
-  ignore: !TARBALL,
+  ignore: skipped("npm"),
   sanitizeResources: false,
   fn: async () => {
     await using prefix = await tempDir();
@@ -150,7 +151,7 @@ Deno.test({
 
 Deno.test({
   name: "npm package: installed with scripts skipped, the Node launcher runs the CLI",
-  ignore: !TARBALL,
+  ignore: skipped("npm"),
   fn: async () => {
     await using prefix = await tempDir();
     await using home = await tempDir();
@@ -169,7 +170,7 @@ Deno.test({
 
 Deno.test({
   name: "npm package: `npx --package <tarball> voicebot` runs it, as `npx @voicebot/cli` would",
-  ignore: !TARBALL,
+  ignore: skipped("npm"),
   fn: async () => {
     await using home = await tempDir();
     const npx = await run("npx", [
@@ -190,7 +191,7 @@ Deno.test({
 
 Deno.test({
   name: "npm package: its manifest, what it ships, and npm publish --dry-run",
-  ignore: !TARBALL,
+  ignore: skipped("npm"),
   fn: async () => {
     const listed = await run("tar", ["-tzf", TARBALL!]);
     assert.equal(listed.code, 0, listed.stderr);
