@@ -158,9 +158,3 @@ Deno.test("a typo gets the nearest option, command, service or transport, and a 
     assert.match(run.stderr, hint);
   }
 });
-
-Deno.test("`voicebot cloud` lists its commands", async () => {
-  const run = await voicebot(["cloud"]);
-  assert.equal(run.code, 0);
-  assert.match(run.stdout, /serve/);
-});

@@ -184,3 +184,19 @@ Deno.test("parser errors say what the option expects, with an example", async ()
     assert.doesNotMatch(run.stderr, GUNSHI_WORDING, run.stderr);
   }
 });
+
+Deno.test("a group called without one of its commands names them all, and exits 2", async () => {
+  const groups = TREE.filter(([, command]) => visibleChildren(command).length > 0);
+  assert.ok(groups.length >= 4, "the root, cloud, cloud auth, cloud secrets");
+  const runs = await pooled(groups.map(([path]) => () => voicebot(path)));
+  groups.forEach(([path, command], i) => {
+    const run = runs[i];
+    const where = ["voicebot", ...path].join(" ");
+    assert.equal(run.code, 2, `${where}: ${run.stderr}`);
+    assert.equal(run.stdout, "", where);
+    assert.match(run.stderr, /^error: no command given; the commands are:\n/, where);
+    const named = [...run.stderr.matchAll(/^ {2}- ([\w-]+): /gm)].map((match) => match[1]);
+    assert.deepEqual(named, visibleChildren(command).map(([name]) => name), where);
+    assert.match(run.stderr, new RegExp(`hint: run \`${where} COMMAND --help\``));
+  });
+});

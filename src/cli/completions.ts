@@ -17,7 +17,7 @@ const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 export const completions = define({
   name: "completions",
   description:
-    "Print the shell completion script for bash, zsh, fish or powershell (installation: see the README)",
+    "Print the shell completion script for bash, zsh, fish or powershell (installation: docs/cli.md)",
   args: {
     shell: { type: "positional", choices: SHELLS, description: `One of ${SHELLS.join(", ")}` },
   },

@@ -179,6 +179,28 @@ const isShown = (arg: ArgSchema) => arg.hidden !== true;
 const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0].trim();
 
 /** The commands a group lists: not itself (gunshi adds it as an `entry`), not internal ones. */
+/** A command group (or the root) called without one of its commands: a usage error (2). */
+export class NoCommandGiven extends Error {
+  constructor(
+    readonly commandPath: readonly string[],
+    /** The group's commands and the first line of each one's description. */
+    readonly commands: readonly (readonly [string, string])[],
+  ) {
+    super("no command given");
+  }
+}
+
+/** The `run` of a command group: reached only without one of its commands. */
+export function noCommandGiven(
+  ctx: { commandPath: readonly string[]; env: { subCommands?: SubCommands } },
+): never {
+  const commands = visibleCommands(ctx.env.subCommands);
+  throw new NoCommandGiven(
+    ctx.commandPath,
+    commands.map(([name, command]) => [name, firstLine(command.description)]),
+  );
+}
+
 function visibleCommands(commands: SubCommands | undefined): [string, CommandShape][] {
   return entriesOf(commands).filter(([, command]) => !command.entry && !command.internal);
 }

@@ -64,7 +64,7 @@ export default define({
     "enable-krisp": toggle("Pipecat's name for --enable-denoise"),
     observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
     eval: toggle("Make the bot eval-ready: eval transport, starter scenarios, dependencies"),
-    config: text("JSON config file (keys in the README); flags override its values", "c"),
+    config: text("JSON config file (keys: docs/init.md); flags override its values", "c"),
     "dry-run": {
       type: "boolean",
       description: "Print the resolved configuration as JSON; write nothing",

@@ -8,7 +8,14 @@ import { printError } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
-import { type ErrorPlace, parserProblems, renderHelp, withEmptyNumbers } from "./help.ts";
+import {
+  type ErrorPlace,
+  NoCommandGiven,
+  noCommandGiven,
+  parserProblems,
+  renderHelp,
+  withEmptyNumbers,
+} from "./help.ts";
 
 const root = define({
   name: "voicebot",
@@ -16,15 +23,11 @@ const root = define({
     `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
   // gunshi lists the entry command among the commands, as `[voicebot]`; internal leaves it out.
   internal: true,
-  run: () => {
-    throw new NoCommandGiven();
-  },
+  run: noCommandGiven,
 });
 
 /** The command tree under `voicebot`: what gunshi runs, completion completes and help tests walk. */
 export const COMMANDS = { init, cloud, completions, complete } as const;
-
-class NoCommandGiven extends Error {}
 
 /** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
 export async function run(argv: readonly string[]): Promise<number> {
@@ -59,7 +62,12 @@ export async function run(argv: readonly string[]): Promise<number> {
 
 function report(error: unknown, verbose: boolean, place?: ErrorPlace): number {
   if (error instanceof NoCommandGiven) {
-    printError("no command given.", [], "run `voicebot --help` to see the commands.");
+    const path = ["voicebot", ...error.commandPath].join(" ");
+    printError(
+      "no command given; the commands are:",
+      error.commands.map(([name, description]) => `${name}: ${description}`),
+      `run \`${path} COMMAND --help\` for a command's options.`,
+    );
     return ExitCode.Usage;
   }
   // The comparison was printed; the exit status alone says that something differs.

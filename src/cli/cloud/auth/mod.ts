@@ -1,5 +1,6 @@
 /** The `cloud auth` group: login, switch, logout, status. */
 import { define } from "gunshi";
+import { noCommandGiven } from "../../help.ts";
 import login from "./login.ts";
 import logout from "./logout.ts";
 import status from "./status.ts";
@@ -10,17 +11,5 @@ export default define({
   description:
     "Log in to the secrets API, switch organizations, log out, show the credentials in use.",
   subCommands: { login, switch: switchCommand, logout, status },
-  run: () => {
-    console.log(
-      [
-        "Usage: voicebot cloud auth <command>",
-        "",
-        "Commands:",
-        "  login [-o ORG] [--api-url URL]  Store an API key (hidden prompt, or stdin) and make ORG current",
-        "  switch ORG                      Make a stored organization current (no key typed again)",
-        "  logout [-o ORG]                 Forget the stored key of ORG",
-        "  status [--json]                 Show the organization, URL and key in use, and whose key it is",
-      ].join("\n"),
-    );
-  },
+  run: noCommandGiven,
 });
