@@ -50,7 +50,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** What `deno task bundle` builds dist/ from, relative to the repository. */
-const BUNDLE_SOURCES = ["main.ts", "deno.json", "deno.lock", "src", "scripts/lazy_require.ts"];
+const BUNDLE_SOURCES = ["main.ts", "deno.json", "deno.lock", "src", "scripts/lazy_bundle.ts"];
 
 /** Why `root`'s dist/voicebot.js cannot be measured as it is (missing, or older than a source). */
 export async function staleBundle(root: string): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRequireLazy } from "./lazy_require.ts";
+import { makeChunksLazy, makeRequireLazy } from "./lazy_bundle.ts";
 
 // What deno 2.9's `deno bundle --minify --platform=deno` writes into the shared runtime chunk.
 const MINIFIED =
@@ -42,4 +42,31 @@ Deno.test("a form of the shim it does not know fails the build", () => {
       ),
     /does not know/,
   );
+});
+
+Deno.test("a chunk loaded with import() is out of Deno's start-up graph, and still loads", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/lazy-AB12.js`, "export const loaded = true;");
+    const { source, replaced } = makeChunksLazy(
+      'export const load=async()=>(await import("./lazy-AB12.js")).loaded;' +
+        'export const again=()=>import( "./lazy-AB12.js" );',
+    );
+    assert.equal(replaced, 2);
+    assert.doesNotMatch(source, /import\(\s*"/, "no import() of a literal left");
+    await Deno.writeTextFile(`${dir}/entry.js`, source);
+    const entry = await import(`file://${dir}/entry.js`);
+    assert.equal(await entry.load(), true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an import() of a literal in a form it does not know fails the build", () => {
+  assert.throws(() => makeChunksLazy("import('./other.js')"), /does not know/);
+  assert.equal(makeChunksLazy('import("node:process")').replaced, 0, "a built-in stays");
+  assert.deepEqual(makeChunksLazy("export const a = 1;"), {
+    source: "export const a = 1;",
+    replaced: 0,
+  });
 });
