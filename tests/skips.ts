@@ -79,12 +79,13 @@ export const GROUPS = {
       "--frozen tests/bundle_test.ts tests/hot_path_test.ts",
   },
   npm: {
-    tests: "the npm package's journey, installed from its tarball with no Deno on the PATH",
+    tests: "the npm package's tests, its journey with no Deno on the PATH included " +
+      "(tests/npm_package_test.ts)",
     missing: () =>
       env("VOICEBOT_TEST_NPM_TARBALL") ? undefined : "VOICEBOT_TEST_NPM_TARBALL is not set",
     howTo: (deno) =>
       `${deno} task npm && VOICEBOT_TEST_NPM_TARBALL="$PWD/dist/npm/voicebot-cli-${packageVersion()}.tgz" ` +
-      `${deno} task test`,
+      `${deno} test -A --frozen tests/npm_package_test.ts`,
   },
   "bash-completion": {
     tests: "bash's completion tests (tests/completions_test.ts)",
