@@ -20,7 +20,7 @@ const PACKAGE = join(OUT, "package");
 const DOCUMENTS = ["README.md", "LICENSE", "DEVELOPERS.md", "docs"];
 
 /** package.json of the npm package, from deno.json's name, version and license. */
-export function packageJson(
+function packageJson(
   deno: { name: string; version: string; license: string },
   denoVersion: string,
   repository?: string,

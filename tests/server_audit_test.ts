@@ -4,10 +4,9 @@
  * page at a time; never a value, not even in the database's raw bytes.
  */
 import assert from "node:assert/strict";
-import { apiKeyId } from "../src/server/crypto.ts";
+import { apiKeyId, Vault } from "../src/server/crypto.ts";
 import { AuditEventsResponse } from "../src/secrets/schemas.ts";
 import { rotateMasterKey } from "../src/server/rotation.ts";
-import { Vault } from "../src/server/crypto.ts";
 import {
   addKey,
   addRuntimeKey,

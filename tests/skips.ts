@@ -161,13 +161,16 @@ export function skipped(...groups: GroupName[]): boolean {
   );
 }
 
-/** The README's `npx --yes deno@X` (from its `npx --yes deno@X task test` line, as .ci/run reads it). */
-export function readmeDeno(): string {
+/** The Deno version the README pins (its `npx --yes deno@X task test` line, as .ci/run reads it). */
+export function pinnedDeno(): string {
   const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
-  const pinned = readme.match(/^(npx --yes deno@[0-9.]+) task test$/m)?.[1];
+  const pinned = readme.match(/^npx --yes deno@([0-9.]+) task test$/m)?.[1];
   if (!pinned) throw new Error("README.md has no line 'npx --yes deno@X.Y.Z task test'");
   return pinned;
 }
+
+/** The README's `npx --yes deno@X`, which runs Deno where its commands run. */
+export const readmeDeno = (): string => `npx --yes deno@${pinnedDeno()}`;
 
 /**
  * What `deno task test` prints first: one line per group that will not run here, with how to run
