@@ -4,6 +4,7 @@ import type { Problem, ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { basename, relative, resolve } from "../paths.ts";
 import { VERSION } from "../version.ts";
+import { andList } from "../words.ts";
 import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
@@ -250,10 +251,7 @@ function nothingToWrite(result: InitResult, where: string): string {
       : `every guide is already ${place} and unchanged.`;
   }
   const guides = kept.map((guide) => guide.path);
-  const names = guides.length === 1
-    ? guides[0]
-    : `${guides.slice(0, -1).join(", ")} and ${guides.at(-1)}`;
-  const keptText = `${names} ${guides.length === 1 ? "is" : "are"} kept (below)`;
+  const keptText = `${andList(guides)} ${guides.length === 1 ? "is" : "are"} kept (below)`;
   return unchanged.length === 0
     ? `every file is already ${place}: ${keptText}.`
     : `every file is already ${place}: ${keptText}, the others are unchanged.`;

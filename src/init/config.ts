@@ -24,6 +24,7 @@ import {
   TRANSPORTS,
 } from "./catalog.ts";
 import { closest, didYouMean } from "../suggest.ts";
+import { andList } from "../words.ts";
 
 /** The resolved configuration. Key order is the order the dry-run prints; unused fields are null. */
 export interface ScaffoldConfig {
@@ -433,7 +434,7 @@ function impliedMode(
 }
 
 function modeAdvice(cascadeGiven: readonly CascadeKey[], realtimeGiven: boolean): string {
-  const flags = (keys: readonly ConfigKey[]) => list(keys.map((key) => FIELDS[key].flag));
+  const flags = (keys: readonly ConfigKey[]) => andList(keys.map((key) => FIELDS[key].flag));
   const implied = impliedMode(cascadeGiven, realtimeGiven);
   if (implied === "cascade") {
     const verb = cascadeGiven.length === 1 ? "is" : "are";
@@ -451,13 +452,6 @@ function modeAdvice(cascadeGiven: readonly CascadeKey[], realtimeGiven: boolean)
   return `the services given are of both modes; choose one: cascade (with --stt, --llm and --tts${
     lacking.length > 0 ? `, so add ${flags(lacking)}` : ""
   }; drop --realtime) or realtime (with --realtime alone; drop ${flags(cascadeGiven)})`;
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function list(items: readonly string[]): string {
-  return items.length <= 1
-    ? items.join("")
-    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /**

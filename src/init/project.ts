@@ -6,6 +6,7 @@
  * names the rendered code uses, and `server/.env.example` from the variables it reads.
  */
 import { VERSION } from "../version.ts";
+import { andList } from "../words.ts";
 import { clientFolder, clientView } from "./client.ts";
 import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
 import type { ScaffoldConfig } from "./config.ts";
@@ -132,10 +133,6 @@ function pythonString(text: string, prefix: number): string {
   return `(\n    "${text.slice(0, cut + 1)}"\n    "${text.slice(cut + 1)}"\n)`;
 }
 
-function sentence(items: string[]): string {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
 /** The sessions bot.py takes, and the runner's routes that start one (guarded by a token). */
 function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: boolean) {
   const sessions: string[] = [];
@@ -143,7 +140,7 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
   const carriers = [...runners].filter((r) => CARRIERS.has(r));
   if (carriers.length > 0) {
     const names = carriers.map((r) => r.charAt(0).toUpperCase() + r.slice(1));
-    sessions.push(`${sentence(names)} calls`);
+    sessions.push(`${andList(names)} calls`);
   }
   if (runners.has("daily")) {
     sessions.push("Daily rooms");
@@ -164,11 +161,11 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
     ...(has.has("carrier1_hosted_sip_dialout") ? ["sipUri (sip:...)"] : []),
   ];
   return {
-    sessions_text: sentence(sessions),
-    sessions_python: pythonString(sentence(sessions), "SESSIONS = ".length),
+    sessions_text: andList(sessions),
+    sessions_python: pythonString(andList(sessions), "SESSIONS = ".length),
     web_session_types: types.length > 1 ? types.join(", ") : types.length ? `${types[0]},` : "",
     session_routes_python: `{${routes.map((r) => `"${r}"`).join(", ")}}`,
-    session_routes_text: sentence(routes.map((r) => `\`${r}\``)),
+    session_routes_text: andList(routes.map((r) => `\`${r}\``)),
     dialout_usage: `Send JSON with ${callee.join(" or ")}`,
   };
 }
