@@ -110,7 +110,7 @@ export async function benchCli(): Promise<void> {
     const entries: [string, string[]][] = [
       ["source", denoRun(join(ROOT, "main.ts"))],
       ["bundle", denoRun(join(ROOT, "dist/voicebot.js"))],
-      ["npm", [await installNpmPackage(work)]],
+      ["npm", [await npmCommand(work)]],
     ];
 
     const cases: Case[] = [];
@@ -230,21 +230,10 @@ export async function benchCli(): Promise<void> {
   }
 }
 
-/**
- * The npm package built from the bundle, installed into `work`'s own npm prefix (from npm's cache
- * when it can) as a user installs it; returns its `voicebot` command.
- */
-async function installNpmPackage(work: string): Promise<string> {
-  const { buildNpmPackage } = await import("./npm_package.ts");
-  const tarball = await buildNpmPackage();
-  const prefix = join(work, "npm");
-  const { success } = await new Deno.Command("npm", {
-    args: ["install", "--global", "--prefix", prefix, "--prefer-offline", "--no-audit", tarball],
-    stdin: "null",
-    stdout: "null",
-  }).output();
-  if (!success) throw new Error(`npm install of ${tarball} failed`);
-  return join(prefix, "bin/voicebot");
+/** The npm package built from the bundle, installed into `work`; returns its `voicebot` command. */
+async function npmCommand(work: string): Promise<string> {
+  const { buildNpmPackage, installNpmPackage } = await import("./npm_package.ts");
+  return await installNpmPackage(await buildNpmPackage(), join(work, "npm"));
 }
 
 /** What issue 18 set: each command's median within this many times the floor's. */

@@ -87,4 +87,38 @@ export async function buildNpmPackage(): Promise<string> {
   return join(OUT, filename);
 }
 
+/**
+ * `npm install --global` of `tarball` into `prefix`, as a user installs it (from npm's cache when
+ * it can); returns the installed `voicebot` command. Bounded: an install that hangs fails.
+ */
+export async function installNpmPackage(
+  tarball: string,
+  prefix: string,
+  ...flags: string[]
+): Promise<string> {
+  const installed = await new Deno.Command("npm", {
+    args: [
+      "install",
+      "--global",
+      "--prefix",
+      prefix,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      ...flags,
+      tarball,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    signal: AbortSignal.timeout(300_000),
+  }).output();
+  if (!installed.success) {
+    throw new Error(
+      `npm install of ${tarball} failed:\n${new TextDecoder().decode(installed.stderr)}`,
+    );
+  }
+  return join(prefix, "bin/voicebot");
+}
+
 if (import.meta.main) console.log(await buildNpmPackage());

@@ -9,6 +9,7 @@ import { dirname, join } from "pathe";
 import { spawnServer, tempDir } from "./helpers_server.ts";
 import { pinnedDeno, skipped } from "./skips.ts";
 import { VERSION } from "../src/version.ts";
+import { installNpmPackage } from "../scripts/npm_package.ts";
 
 const TARBALL = Deno.env.get("VOICEBOT_TEST_NPM_TARBALL");
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -56,22 +57,6 @@ async function whereIs(program: string): Promise<string> {
   return dirname(found.stdout.trim());
 }
 
-/** `npm install -g` of the tarball into `prefix`, from npm's own cache when it can. */
-async function npmInstall(prefix: string, ...flags: string[]): Promise<void> {
-  const installed = await run("npm", [
-    "install",
-    "--global",
-    "--prefix",
-    prefix,
-    "--prefer-offline",
-    "--no-audit",
-    "--no-fund",
-    ...flags,
-    TARBALL!,
-  ]);
-  assert.equal(installed.code, 0, installed.stderr);
-}
-
 /** A PATH with the installed `voicebot`, Node and the system's tools, and no Deno. */
 async function pathWithoutDeno(prefix: string): Promise<string> {
   const dirs = [join(prefix, "bin"), await whereIs("node"), "/usr/bin", "/bin"];
@@ -90,8 +75,7 @@ Deno.test({
   fn: async () => {
     await using prefix = await tempDir();
     await using home = await tempDir();
-    await npmInstall(prefix.path);
-    const command = join(prefix.path, "bin/voicebot");
+    const command = await installNpmPackage(TARBALL!, prefix.path);
     // The install step made the command a shell script that starts Deno once, not Node and then
     // Deno (what `deno task bench` measures).
     assert.match(await Deno.readTextFile(command), /^#!\/bin\/sh\n[\s\S]*exec "\$deno" run -A/);
@@ -153,8 +137,7 @@ Deno.test({
   fn: async () => {
     await using prefix = await tempDir();
     await using home = await tempDir();
-    await npmInstall(prefix.path, "--ignore-scripts");
-    const command = join(prefix.path, "bin/voicebot");
+    const command = await installNpmPackage(TARBALL!, prefix.path, "--ignore-scripts");
     assert.match(await Deno.readTextFile(command), /^#!\/usr\/bin\/env node\n/);
     const env = { PATH: await pathWithoutDeno(prefix.path), HOME: home.path, NO_COLOR: "1" };
     const help = await run("voicebot", ["--help"], { cwd: home.path, env });

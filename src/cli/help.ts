@@ -178,7 +178,6 @@ const isPositional = (arg: ArgSchema) => arg.type === "positional";
 const isShown = (arg: ArgSchema) => arg.hidden !== true;
 const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0].trim();
 
-/** The commands a group lists: not itself (gunshi adds it as an `entry`), not internal ones. */
 /** A command group (or the root) called without one of its commands: a usage error (2). */
 export class NoCommandGiven extends Error {
   constructor(
@@ -201,6 +200,7 @@ export function noCommandGiven(
   );
 }
 
+/** The commands a group lists: not itself (gunshi adds it as an `entry`), not internal ones. */
 function visibleCommands(commands: SubCommands | undefined): [string, CommandShape][] {
   return entriesOf(commands).filter(([, command]) => !command.entry && !command.internal);
 }
