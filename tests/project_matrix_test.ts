@@ -25,7 +25,8 @@ import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
 import { serviceIds, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { planProject, servicesOf } from "../src/init/project.ts";
+import { planProject } from "../src/init/project.ts";
+import { servicesOf } from "../src/init/project_view.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
-import { planGuides, planProject, planProjectGuides, RECORD, servicesOf } from "./project.ts";
+import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
+import { servicesOf } from "./project_view.ts";
 import { type PlannedFile, survey, writeAll } from "./writer.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";

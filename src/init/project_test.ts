@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
 import { findService } from "./catalog.ts";
 import { resolveConfig, type ScaffoldInput } from "./config.ts";
-import {
-  envGroups,
-  envReads,
-  pipecatExtras,
-  planProject,
-  pythonFloor,
-  pythonImports,
-  transportOnlyKeys,
-} from "./project.ts";
+import { envGroups, envReads } from "./env_file.ts";
+import { planProject } from "./project.ts";
+import { pipecatExtras, pythonFloor, transportOnlyKeys } from "./project_view.ts";
+import { pythonImports } from "./python_code.ts";
 
 function config(input: ScaffoldInput) {
   const { config, problems } = resolveConfig(input, "my-bot");
