@@ -20,7 +20,7 @@ const PROJECTS: Record<string, string[]> = {
     ...["--video", "tavus_video", "--recording", "--transcription"],
     ...["--observability", "--enable-denoise", "--eval"],
   ],
-  // The camera reaches only a realtime model (a cascade bot refuses --video-input).
+  // The camera reaches only a realtime model (a cascade bot takes --video-input with a warning).
   "a realtime bot that sees the camera": [
     "init",
     "watcher",

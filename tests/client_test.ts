@@ -202,7 +202,7 @@ for (const client of CLIENTS) {
   Deno.test(`${label} client shows the bot's video and the user's camera as the bot has them`, () => {
     for (const video_output of [false, true]) {
       for (const video_input of [false, true]) {
-        // The user's camera is for a realtime model: a cascade pipeline refuses it.
+        // The user's camera is for a realtime model: no service of a cascade pipeline sees it.
         const mode: ScaffoldInput = video_input ? REALTIME : {};
         const files = project({
           transports: ["lightweb"],

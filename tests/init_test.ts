@@ -217,10 +217,17 @@ Deno.test("validation: video, client and video input/output are for web bots onl
   ]);
 });
 
-Deno.test("validation: --video-input is for realtime bots; a cascade LLM never sees the camera", async () => {
-  await assertInvalid(["-t", "lightweb", ...CASCADE, "--video-input"], [
-    "--video-input (video_input): only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
-  ]);
+Deno.test("validation: --video-input in cascade mode is taken as Pipecat takes it, with a warning", async () => {
+  await using cascade = await initIn(["bot", "-t", "lightweb", ...CASCADE, "--video-input"]);
+  assert.equal(cascade.code, 0, cascade.stderr);
+  assert.match(
+    cascade.stderr,
+    /^warning: --video-input \(video_input\): the camera's frames reach no service of a cascade pipeline in Pipecat 1\.7\.0, so the bot does not see them; .* --mode realtime with one of: .*gemini_live_realtime/m,
+  );
+  const bot = await Deno.readTextFile(join(cascade.dir.path, "bot/server/bot.py"));
+  // As Pipecat's scaffolder has it: the transport takes the camera; nothing captures it for a model.
+  assert.match(bot, /video_in_enabled=True,/);
+  assert.doesNotMatch(bot, /maybe_capture_participant_camera/);
   await using realtime = await initIn([
     "bot",
     "-t",
@@ -230,10 +237,11 @@ Deno.test("validation: --video-input is for realtime bots; a cascade LLM never s
     "--realtime",
     "gemini_live_realtime",
     "--video-input",
-    "--dry-run",
   ]);
   assert.equal(realtime.code, 0, realtime.stderr);
-  assert.equal(JSON.parse(realtime.stdout).video_input, true);
+  assert.doesNotMatch(realtime.stderr, /warning/);
+  const watcher = await Deno.readTextFile(join(realtime.dir.path, "bot/server/bot.py"));
+  assert.match(watcher, /await maybe_capture_participant_camera\(transport, client, framerate=1\)/);
 });
 
 Deno.test("validation: --client-server only with uilib; --enable-denoise needs cloud deployment", async () => {

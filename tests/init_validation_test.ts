@@ -19,6 +19,11 @@ const PHONE = ["-t", "carrier1", ...CASCADE, ...TTS];
 const RULES: [string, string[], string][] = [
   ["a project name fits a set name", ["--name", "a".repeat(56), ...WEB], "at most 55"],
   ["a project name packaging accepts", ["--name", "My Bot", ...WEB], "not a valid project name"],
+  [
+    "a project name has no separator at its end",
+    ["--name", "bot-", ...WEB],
+    "not a valid project name",
+  ],
   ["a transport is required", [...CASCADE, ...TTS], "--transport (transports): required"],
   ["a transport is known", ["-t", "pigeon", ...CASCADE, ...TTS], 'unknown transport "pigeon"'],
   [
@@ -140,16 +145,6 @@ const RULES: [string, string[], string][] = [
     "--client-framework (client_framework): for web bots only",
   ],
   [
-    "a cascade LLM never sees the camera",
-    [...WEB, "--video-input"],
-    "--video-input (video_input): only in realtime mode",
-  ],
-  [
-    "a realtime model that drops the camera's frames never sees it",
-    ["-t", "lightweb", "-m", "realtime", "--realtime", "ultravox_realtime", "--video-input"],
-    "--video-input (video_input): ultravox_realtime drops the camera's frames",
-  ],
-  [
     "a client framework is known",
     [...WEB, "--client-framework", "svelte"],
     '--client-framework (client_framework): invalid value "svelte"',
@@ -180,6 +175,49 @@ const RULES: [string, string[], string][] = [
     "--enable-denoise (enable_denoise): needs cloud deployment",
   ],
 ];
+
+/**
+ * What Pipecat's scaffolder accepts but no service of the bot acts on: [the case, its arguments,
+ * the one warning]. Accepted (exit 0), with exactly that warning on stderr.
+ */
+const WARNINGS: [string, string[], string][] = [
+  [
+    "a cascade pipeline takes the camera, and no service sees it",
+    [...WEB, "--video-input"],
+    "warning: --video-input (video_input): the camera's frames reach no service of a cascade pipeline",
+  ],
+  [
+    "a realtime model that drops the camera's frames never sees it",
+    ["-t", "lightweb", "-m", "realtime", "--realtime", "ultravox_realtime", "--video-input"],
+    "warning: --video-input (video_input): ultravox_realtime drops the camera's frames",
+  ],
+];
+
+for (const [rule, args, expected] of WARNINGS) {
+  Deno.test(`validation warning: ${rule}`, async () => {
+    await using dir = await tempDir();
+    const run = await voicebot(["init", "bot", ...args, "--dry-run"], { cwd: dir.path });
+    assert.equal(run.code, 0, run.stderr);
+    const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning: "));
+    assert.equal(warnings.length, 1, run.stderr);
+    assert.ok(warnings[0].startsWith(expected), `expected "${expected}" in:\n${run.stderr}`);
+    assert.equal(JSON.parse(run.stdout).video_input, true);
+  });
+}
+
+Deno.test("validation warning: none where the camera reaches a model, or is not taken", async () => {
+  for (
+    const args of [
+      ["-t", "lightweb", "-m", "realtime", "--realtime", "gemini_live_realtime", "--video-input"],
+      ["-t", "lightweb", "-m", "realtime", "--realtime", "ultravox_realtime"],
+      WEB,
+    ]
+  ) {
+    const run = await voicebot(["init", "bot", ...args, "--dry-run"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /warning/, args.join(" "));
+  }
+});
 
 for (const [rule, args, expected] of RULES) {
   Deno.test(`validation rule: ${rule}`, async () => {
@@ -275,8 +313,8 @@ Deno.test("one run: a realtime service mixed with cascade ones says what each mo
 
 Deno.test("one run: invalid values and missing fields together", async () => {
   const stderr = await assertNames(
-    ["-t", "pigeon", "-m", "cascde", "--stt", "nope_stt", "--video-input"],
-    [F.transport, F.mode, F.stt, F.llm, F.tts, F.videoInput],
+    ["-t", "pigeon", "-m", "cascde", "--stt", "nope_stt", "--video-output", "--no-video-output"],
+    [F.transport, F.mode, F.stt, F.llm, F.tts],
   );
   assert.match(stderr, /did you mean "cascade"\?/);
   assert.match(stderr, /unknown transport "pigeon"/);

@@ -114,7 +114,7 @@ function matrix(): ScaffoldInput[] {
       if (avatar) input.video_service = avatar;
       else input.video_output = on(6);
       // A cascade bot's LLM never sees the camera, nor do some speech-to-speech models (checked
-      // by checkCamera); the camera goes to the bot below.
+      // by checkCamera); the camera goes to the bots below.
       web++;
     }
     inputs.push(input);
@@ -128,9 +128,26 @@ function matrix(): ScaffoldInput[] {
     client_framework: "vanilla",
     video_input: true,
     eval: true,
-  })).find((input) => resolveConfig(input, "unused").problems.length === 0);
+  })).find((input) => {
+    const { problems, warnings } = resolveConfig(input, "unused");
+    return problems.length === 0 && warnings.length === 0;
+  });
   assert.ok(watcher, "no realtime service takes the camera");
-  return [...inputs, watcher];
+  // A cascade web bot with the camera, which Pipecat's scaffolder makes (init warns that no service
+  // sees it), under a name with capitals, which it takes too: the image and the secret set are
+  // named in lower case.
+  const cascadeCamera: ScaffoldInput = {
+    project_name: `Camera-Bot-${inputs.length + 1}`,
+    transports: ["hosted", "lightweb"],
+    mode: "cascade",
+    stt_service: stt[0],
+    llm_service: llm[0],
+    tts_service: tts[0],
+    client_framework: "uilib",
+    video_input: true,
+    deploy_to_cloud: true,
+  };
+  return [...inputs, watcher, cascadeCamera];
 }
 
 function configs(): ScaffoldConfig[] {
@@ -534,10 +551,10 @@ function checkRoutes(
 }
 
 /**
- * A web bot takes the user's camera (`--video-input`) only when its pipeline has a model whose
+ * A web bot's camera (`--video-input`) reaches a model only when its pipeline has one whose
  * Pipecat class handles the camera's frames: a cascade LLM does not, nor do some realtime models.
- * Otherwise init refuses it, saying why. Checked for the services of every bot of the matrix, put
- * on a web transport.
+ * Otherwise init takes it as Pipecat's scaffolder does, and warns, saying why. Checked for the
+ * services of every bot of the matrix, put on a web transport.
  */
 function checkCamera(input: ScaffoldInput, config: ScaffoldConfig, bot: BotFacts) {
   const watcher = bot.pipecat_modules.find((m) => FACTS.camera_classes.includes(m));
@@ -550,11 +567,12 @@ function checkCamera(input: ScaffoldInput, config: ScaffoldConfig, bot: BotFacts
     twilio_daily_sip_mode: undefined,
     video_input: true,
   };
-  const { problems } = resolveConfig(web, "unused");
-  const refusal = problems.find((p) => p.key === "video_input");
+  const { problems, warnings } = resolveConfig(web, "unused");
   const name = config.project_name;
-  assert.equal(!refusal, Boolean(watcher), `${name}: the camera, ${JSON.stringify(problems)}`);
-  if (refusal) assert.match(refusal.message, /camera/, `${name}: ${refusal.message}`);
+  assert.deepEqual(problems, [], `${name}: the camera is accepted`);
+  const warning = warnings.find((p) => p.key === "video_input");
+  assert.equal(!warning, Boolean(watcher), `${name}: the camera, ${JSON.stringify(warnings)}`);
+  if (warning) assert.match(warning.message, /camera/, `${name}: ${warning.message}`);
 }
 
 /**
@@ -800,13 +818,31 @@ function imageReads(dockerfile: string | undefined): string[] {
   return [...command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map(([, variable]) => variable);
 }
 
-/** Cloud deployment: the secret set is one name, valid, in every file that names it. */
+/** A repository name of an image reference, as the OCI distribution spec has it: lower case. */
+const IMAGE_REPOSITORY = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+
+/**
+ * Cloud deployment: the secret set is one name, valid, in every file that names it; the agent,
+ * the image and the set are named by the project's name in lower case, which images require.
+ */
 function checkDeployment(name: string, files: Map<string, string>) {
   const deploy = parseToml(files.get("server/cloud-deploy.toml")!);
-  assert.equal(deploy.agent_name, name);
+  const lower = name.toLowerCase();
+  assert.equal(deploy.agent_name, lower);
+  const image = String(deploy.image).match(/^registry\.example\.com\/([^:]+):0\.1\.0$/)?.[1];
+  assert.equal(image, lower, `${name}: the image ${deploy.image}`);
+  assert.match(image, IMAGE_REPOSITORY, `${name}: the image's name`);
+  const dockerfile = files.get("server/Dockerfile")!;
+  assert.ok(
+    dockerfile.split("\n")[0].endsWith(`docker build -t ${lower} .`),
+    `${name}: Dockerfile`,
+  );
   const secretSet = String(deploy.secret_set);
-  assert.match(secretSet, /^[A-Za-z0-9-]+$/, `${name}: secret set name`);
-  assert.ok(secretSet.includes(name), `${name}: the secret set ${secretSet} is not the project's`);
+  assert.match(secretSet, /^[a-z0-9-]+$/, `${name}: secret set name`);
+  assert.ok(
+    secretSet.startsWith(lower.replace(/[._]+/g, "-")),
+    `${name}: the secret set ${secretSet} is not the project's`,
+  );
   const command = `voicebot cloud secrets set ${secretSet} --file server/.env`;
   assert.ok(files.get("server/.env.example")!.includes(command), `${name}: .env.example`);
   assert.ok(files.get("README.md")!.includes(secretSet), `${name}: README.md`);
@@ -878,12 +914,17 @@ function checkProject(
   const scenarios = config.mode === "cascade" ? ["text", "voice"] : ["voice"];
   assert.deepEqual(evals, config.eval ? scenarios.map((s) => `server/evals/${s}.yaml`) : []);
 
-  // The client, only for a web bot that asked for one; its package.json is JSON.
+  // The client, only for a web bot that asked for one; its package.json is JSON, named as npm
+  // takes a new package's name: lower case, at most 214 characters, URL-safe.
   const client = [...files.keys()].filter((p) => p.startsWith("client/"));
   if (config.client_framework === null || config.client_framework === "none") {
     assert.deepEqual(client, [], `${name}: a client without a client framework`);
   }
-  if (has("client/package.json")) JSON.parse(files.get("client/package.json")!);
+  if (has("client/package.json")) {
+    const pkg = JSON.parse(files.get("client/package.json")!);
+    assert.equal(pkg.name, `${name.toLowerCase()}-client`);
+    assert.match(pkg.name, /^[a-z0-9][a-z0-9._-]{0,213}$/, `${name}: the client package's name`);
+  }
 
   checkEnv(name, files, bot, extras);
   checkServiceSettings(name, bot);

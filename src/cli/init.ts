@@ -55,7 +55,7 @@ export default define({
     recording: toggle("Record the conversation's audio (default: off)"),
     transcription: toggle("Log the conversation's transcript (default: off)"),
     "video-input": toggle(
-      "Receive the user's video (web bots on a realtime model that takes it; default: off)",
+      "Receive the user's video (web bots; only a realtime model sees it; default: off)",
     ),
     "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
     "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
@@ -201,6 +201,7 @@ function report(result: InitResult) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
   }
   for (const note of result.deprecated) printWarning(note);
+  for (const warning of result.warnings) printWarning(warning);
   const unchanged = result.unchanged.length;
   if (result.kind === "dry-run") {
     printJson(result.config);
@@ -224,6 +225,16 @@ function report(result: InitResult) {
     printSuccess(`Wrote ${count(result.written.length, "file")} in ${where}:`);
     for (const file of result.written) printNote(`  ${file}`);
     if (unchanged > 0) printNote(alreadyThere(unchanged));
+  }
+  if (result.lowerNames && result.config) {
+    // Said once: where the project's name has capitals, what takes lower case only is named apart.
+    const { image, secret_set } = result.lowerNames;
+    const client = result.config.client_framework && result.config.client_framework !== "none";
+    printNote(
+      `Lower case where capitals are refused: the image${
+        client ? ", the cloud agent and the client package are" : " and the cloud agent are"
+      } named ${image}, the secret set ${secret_set}; pyproject.toml and the titles keep "${result.config.project_name}".`,
+    );
   }
   // The directory as written, not as typed: `init quickstart` wrote into ./voicebot-quickstart.
   reportGuides(result, where);

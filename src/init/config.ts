@@ -114,8 +114,12 @@ export function formatProblem(problem: Problem): string {
 // ---------------------------------------------------------------------------------------------
 // Resolution and validation
 
-/** Lower-case letters and digits, joined by `.`, `_` or `-`: what both Python packaging and container image names accept. */
-const PROJECT_NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+/**
+ * Letters (either case) and digits, joined by `.`, `_` or `-`: what both Python packaging (PEP 508)
+ * and container image names accept once lower-cased, which is how an image, a secret set and an npm
+ * package get their name from it (`lowerName`).
+ */
+const PROJECT_NAME = /^[A-Za-z0-9]+(?:(?:[._]|__|-+)[A-Za-z0-9]+)*$/;
 /** So that the secret set `<name>-secrets` stays within the 63-character limit of set names. */
 export const PROJECT_NAME_MAX = 55;
 
@@ -124,9 +128,18 @@ export function projectNameProblem(name: string): string | undefined {
     return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}`;
   }
   if (!PROJECT_NAME.test(name)) {
-    return `"${name}" is not a valid project name: use lower-case letters and digits, joined by single "-", "_" or "." (Python packages and container images accept these), e.g. "my-voice-bot"`;
+    return `"${name}" is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "my-voice-bot"`;
   }
   return undefined;
+}
+
+/**
+ * The project name in lower case, for what takes no capitals: the container image, the secret set
+ * and image pull secret (so that they match the image's name), the npm package of the client and
+ * the cloud agent.
+ */
+export function lowerName(projectName: string): string {
+  return projectName.toLowerCase();
 }
 
 function oneOf(values: readonly string[]): string {
@@ -142,14 +155,25 @@ const KIND_LABEL: Record<ServiceKind, string> = {
 };
 
 /**
+ * A configuration, or every problem with the input; and the warnings: what is accepted, as
+ * Pipecat's scaffolder accepts it, but does not do what the user may expect.
+ */
+export type Resolution =
+  | { config: ScaffoldConfig; problems: []; warnings: Problem[] }
+  | { config: undefined; problems: Problem[]; warnings: Problem[] };
+
+/**
  * Resolves the input into a complete configuration, or returns every problem found.
  * `defaultName` is the target directory's name, used when no project name is given.
  */
 export function resolveConfig(
   input: ScaffoldInput,
   defaultName: string,
-): { config: ScaffoldConfig; problems: [] } | { config: undefined; problems: Problem[] } {
+): Resolution {
   const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const warning = (key: ConfigKey, message: string) =>
+    warnings.push({ key, field: fieldName(key), message });
   const problem = (key: ConfigKey, message: string) =>
     problems.push({ key, field: fieldName(key), message });
   const required = (key: ConfigKey, message: string) =>
@@ -294,22 +318,25 @@ export function resolveConfig(
   webOnly("video_service", !absent("video_service"));
   webOnly("video_input", input.video_input === true);
   webOnly("video_output", input.video_output === true);
+  // Pipecat's scaffolder takes the camera whatever the pipeline, and so does init; where no service
+  // of the pipeline handles its frames at Pipecat 1.7.0, it says so. A cascade context takes an
+  // image only through a function call that asks for one; some realtime classes drop the frames
+  // (no InputImageRawFrame handling).
+  const watchers = () => serviceIds("realtime").filter((id) => findService(id)!.camera);
   if (web && mode === "cascade" && input.video_input === true) {
-    // Pipecat 1.7.0's cascade context takes the user's camera only through a function call that
-    // asks for an image; the frames alone reach no LLM. A realtime model can watch them.
-    problem(
+    warning(
       "video_input",
-      "only in realtime mode: a cascade pipeline's LLM gets the user's words, not the camera",
+      `the camera's frames reach no service of a cascade pipeline in Pipecat 1.7.0, so the bot does not see them; generated as Pipecat's scaffolder does (the transport takes the camera). For a model that watches it: --mode realtime with one of: ${
+        watchers().join(", ")
+      }`,
     );
   }
   const realtime = services.realtime_service && findService(services.realtime_service)!;
   if (web && mode === "realtime" && input.video_input === true && realtime && !realtime.camera) {
-    // Its Pipecat class drops the camera's frames (no InputImageRawFrame handling at 1.7.0).
-    const watchers = serviceIds("realtime").filter((id) => findService(id)!.camera);
-    problem(
+    warning(
       "video_input",
-      `${realtime.id} drops the camera's frames in Pipecat 1.7.0, so its model never sees them; realtime services that take the camera: ${
-        watchers.join(", ")
+      `${realtime.id} drops the camera's frames in Pipecat 1.7.0, so its model never sees them; generated as Pipecat's scaffolder does (the transport takes the camera). Realtime services that take the camera: ${
+        watchers().join(", ")
       }`,
     );
   }
@@ -346,7 +373,7 @@ export function resolveConfig(
     problem("enable_denoise", "needs cloud deployment; drop --no-deploy-to-cloud");
   }
 
-  if (problems.length > 0 || !declared) return { config: undefined, problems };
+  if (problems.length > 0 || !declared) return { config: undefined, problems, warnings };
 
   const cascade = declared === "cascade";
   return {
@@ -374,6 +401,7 @@ export function resolveConfig(
       eval: input.eval ?? false,
     },
     problems: [],
+    warnings,
   };
 }
 

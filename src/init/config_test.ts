@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { resolveConfig } from "./config.ts";
+import { lowerName, projectNameProblem, resolveConfig } from "./config.ts";
 import { BASES, cases, expectedKeys, inputOf } from "../../tests/init_fields_model.ts";
 
 Deno.test("resolveConfig: every base of the model is valid", () => {
@@ -54,4 +54,53 @@ Deno.test("resolveConfig: only problems of keys not given are marked missing", (
     problems.filter((p) => !p.missing).map((p) => p.key).sort(),
     ["bot_type", "stt_service"],
   );
+});
+
+Deno.test("resolveConfig: the camera where no model sees it is accepted with one warning; elsewhere none", () => {
+  const web = { transports: ["lightweb"], project_name: "bot" };
+  const cascade = {
+    ...web,
+    mode: "cascade",
+    stt_service: "deepgram_stt",
+    llm_service: "openai_llm",
+    tts_service: "cartesia_tts",
+  };
+  const realtime = (id: string) => ({ ...web, mode: "realtime", realtime_service: id });
+  const warned = (input: Parameters<typeof resolveConfig>[0]) => {
+    const { config, problems, warnings } = resolveConfig(input, "bot");
+    assert.deepEqual(problems, []);
+    assert.ok(config);
+    return warnings.map((w) => `${w.field}: ${w.message}`);
+  };
+  const [cascadeWarning] = warned({ ...cascade, video_input: true });
+  assert.match(
+    cascadeWarning,
+    /^--video-input \(video_input\): the camera's frames reach no service/,
+  );
+  assert.match(cascadeWarning, /--mode realtime with one of: .*gemini_live_realtime/);
+  assert.equal(warned({ ...cascade, video_input: true }).length, 1);
+  const [dropped] = warned({ ...realtime("ultravox_realtime"), video_input: true });
+  assert.match(dropped, /ultravox_realtime drops the camera's frames in Pipecat 1\.7\.0/);
+  // Nothing would differ: no camera, or a model that takes it.
+  assert.deepEqual(warned(cascade), []);
+  assert.deepEqual(warned({ ...cascade, video_input: false }), []);
+  assert.deepEqual(warned(realtime("ultravox_realtime")), []);
+  assert.deepEqual(warned({ ...realtime("gemini_live_realtime"), video_input: true }), []);
+  // A telephony bot's camera stays a problem, as in Pipecat's scaffolder.
+  const phone = resolveConfig({ ...cascade, transports: ["carrier1"], video_input: true }, "bot");
+  assert.deepEqual(phone.problems.map((p) => p.key), ["video_input"]);
+});
+
+Deno.test("projectNameProblem: letters of either case and digits, joined by one separator; lowerName for the rest", () => {
+  for (const name of ["my-bot", "My-Bot", "MYBOT", "Bot.v2", "a_b", "a__b", "a--b", "x1"]) {
+    assert.equal(projectNameProblem(name), undefined, name);
+  }
+  for (const name of ["My Bot", "-bot", "bot_", "a._b", "b!t", "ünï", ""]) {
+    assert.match(
+      projectNameProblem(name) ?? "",
+      /not a valid project name: use letters and digits/,
+    );
+  }
+  assert.match(projectNameProblem("a".repeat(56))!, /at most 55/);
+  assert.equal(lowerName("My-Bot.V2"), "my-bot.v2");
 });

@@ -8,6 +8,7 @@ import {
   type ConfigKey,
   FIELDS,
   formatProblem,
+  lowerName,
   type Problem,
   resolveConfig,
   type ScaffoldConfig,
@@ -15,7 +16,7 @@ import {
 } from "./config.ts";
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
-import { servicesOf } from "./project_view.ts";
+import { secretSetName, servicesOf } from "./project_view.ts";
 import { type PlannedFile, survey, writeAll } from "./writer.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
@@ -47,8 +48,28 @@ export interface InitRequest {
   readonly problems?: readonly Problem[];
 }
 
+/**
+ * The lower-case names a project with capitals in its name gets where lower case is needed: its
+ * container image (and cloud agent, client package) and its secret set.
+ */
+export interface LowerNames {
+  readonly image: string;
+  readonly secret_set: string;
+}
+
+/** What every result says besides its files. */
+interface Notes {
+  /**
+   * What is accepted, as Pipecat's scaffolder accepts it, but is inert: one line each, naming the
+   * flag and key as a problem does.
+   */
+  readonly warnings: readonly string[];
+  /** Set when the project name has capitals, so the image and secret set are named otherwise. */
+  readonly lowerNames: LowerNames | null;
+}
+
 export type InitResult =
-  | {
+  | Notes & {
     readonly kind: "dry-run";
     readonly root: string;
     readonly config: ScaffoldConfig;
@@ -64,7 +85,7 @@ export type InitResult =
     /** Files already there with the same bytes: not in `files`, a real run leaves them alone. */
     readonly unchanged: readonly string[];
   }
-  | {
+  | Notes & {
     readonly kind: "written";
     readonly root: string;
     /** Null where only guides were written: the coding agent's, or a scaffolded project's own. */
@@ -87,12 +108,13 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   if (!scaffold) return await writeGuideProject(request);
 
   const root = resolve(request.cwd, quickstart ? QUICKSTART_DIR : request.dir ?? ".");
-  const { config, ignored } = quickstart
+  const { config, warnings, ignored } = quickstart
     ? {
-      config: resolveOrThrow(QUICKSTART, request.problems ?? [], QUICKSTART_DIR),
+      ...resolveOrThrow(QUICKSTART, request.problems ?? [], QUICKSTART_DIR),
       ignored: ignoredByQuickstart(request),
     }
-    : { config: await configFromRequest(request, basename(root)), ignored: [] };
+    : { ...await configFromRequest(request, basename(root)), ignored: [] };
+  const lowerNames = lowerNamesOf(config);
   refuseFileAsRoot(root);
   const plan = planProject(config);
   const guides = sortGuides(root, plan.guides, "project", request.overwriteGuide);
@@ -114,6 +136,8 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       deprecated,
       conflicts: found.conflicts,
       unchanged,
+      warnings,
+      lowerNames,
     };
   }
   refuseConflicts(root, found.conflicts);
@@ -129,7 +153,17 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     ignored,
     deprecated,
     unchanged,
+    warnings,
+    lowerNames,
   };
+}
+
+/** The image's and secret set's names, when they differ from the project's by case. */
+function lowerNamesOf(config: ScaffoldConfig): LowerNames | null {
+  const image = lowerName(config.project_name);
+  return image === config.project_name
+    ? null
+    : { image, secret_set: secretSetName(config.project_name) };
 }
 
 /** The coding-agent path: a directory with the guides, for an agent to build the bot from. */
@@ -181,6 +215,8 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     ignored: [],
     deprecated: [],
     unchanged: guides.unchanged,
+    warnings: [],
+    lowerNames: null,
   };
 }
 
@@ -203,7 +239,7 @@ export async function guidesFor(
   }
   const { parseConfigFile } = await import("./config_file.ts");
   const parsed = parseConfigFile(source, record);
-  const config = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
+  const { config } = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
     unknownInput: parsed.unreadable,
     message: `${record}, the record of how this project was made, is not a valid configuration`,
     hint:
@@ -212,7 +248,7 @@ export async function guidesFor(
   return { guides: planProjectGuides(config), kind: "project" };
 }
 
-async function configFromRequest(request: InitRequest, dirName: string): Promise<ScaffoldConfig> {
+async function configFromRequest(request: InitRequest, dirName: string): Promise<Resolved> {
   let fileInput: ScaffoldInput = {};
   const earlier: Problem[] = [...request.problems ?? []];
   let unknownInput = false;
@@ -234,8 +270,14 @@ async function configFromRequest(request: InitRequest, dirName: string): Promise
   return resolveOrThrow({ ...fileInput, ...request.flags }, earlier, dirName, { unknownInput });
 }
 
+/** A valid configuration, with the warnings its resolution gave, formatted. */
+interface Resolved {
+  readonly config: ScaffoldConfig;
+  readonly warnings: readonly string[];
+}
+
 /**
- * The configuration, or a UsageError with every problem of the run: `earlier` ones (the command
+ * The configuration and its warnings, or a UsageError with every problem of the run: `earlier` ones (the command
  * line's, the config file's) and the resolution's. A key that is required but not given is left
  * out where the input is not known: when the file could not be read at all (`unknownInput`), or
  * when the file gave that key with the wrong type (already reported).
@@ -245,8 +287,8 @@ function resolveOrThrow(
   earlier: readonly Problem[],
   dirName: string,
   options: { unknownInput?: boolean; message?: string; hint?: string } = {},
-): ScaffoldConfig {
-  const { config, problems } = resolveConfig(input, dirName);
+): Resolved {
+  const { config, problems, warnings } = resolveConfig(input, dirName);
   const reported = new Set(earlier.map((p) => p.key).filter(Boolean));
   const all = [
     ...earlier,
@@ -262,7 +304,7 @@ function resolveOrThrow(
           : "`voicebot init --help` describes every option."),
     });
   }
-  return config;
+  return { config, warnings: warnings.map(formatProblem) };
 }
 
 /** The settings whose values come from the catalog that `--list-options` prints. */

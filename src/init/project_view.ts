@@ -6,7 +6,7 @@ import { VERSION } from "../version.ts";
 import { andList } from "../words.ts";
 import { clientView } from "./client.ts";
 import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
-import type { ScaffoldConfig } from "./config.ts";
+import { lowerName, type ScaffoldConfig } from "./config.ts";
 import { stamp } from "./guides.ts";
 import { pythonString } from "./python_code.ts";
 
@@ -36,9 +36,13 @@ const AVATAR_SIZES: Readonly<Record<string, { width: number; height: number }>> 
  */
 const SPEAKS_FIRST = new Set(["ultravox_realtime"]);
 
-/** Secret names allow letters, digits and hyphens only; project names may also hold `.` and `_`. */
+/**
+ * Secret names allow letters, digits and hyphens only; project names may also hold `.` and `_`.
+ * Lower case, as the platform's documented secrets API takes set names (docs/API.md), and so that
+ * a set is named as the image is.
+ */
 function secretSlug(projectName: string): string {
-  return projectName.replace(/[._]+/g, "-");
+  return lowerName(projectName).replace(/[._]+/g, "-");
 }
 
 export function secretSetName(projectName: string): string {
@@ -235,6 +239,13 @@ export function projectView(config: ScaffoldConfig) {
     pipecat_version: PIPECAT_VERSION,
     pipecat_range: PIPECAT_RANGE,
     python_floor: pythonFloor(config),
+    // The project name as typed where any case is fine (pyproject.toml, titles); lower-cased where
+    // capitals are refused: an image's repository name, an npm package's name. The cloud agent
+    // takes the image's name: Pipecat Cloud's agent names are used in URLs and documented in
+    // lower case only ("my-agent"), so lower case is the one form sure to be taken.
+    image_name: lowerName(config.project_name),
+    agent_name: lowerName(config.project_name),
+    client_package: `${lowerName(config.project_name)}-client`,
     secret_set: secretSetName(config.project_name),
     pull_secret: `${secretSlug(config.project_name)}-registry`,
     web: config.bot_type === "web",
@@ -267,6 +278,11 @@ export function projectView(config: ScaffoldConfig) {
     sip_dial_in: sipDialIn,
     daily_calls: dialOut || pstnDialIn || sipDialIn,
     video_params: videoParams(config),
+    // The camera is captured for a model that takes its frames. Elsewhere (a cascade pipeline, a
+    // realtime class that drops them) the transport takes it, as Pipecat's scaffolder has it, and
+    // init warns that nothing sees it.
+    capture_camera: config.video_input && config.mode === "realtime" &&
+      Boolean(findService(config.realtime_service ?? "")?.camera),
     extras: pipecatExtras(config).join(","),
     transport_only_keys: [...transportOnlyKeys(config)].map(([key, labels]) => ({
       key,
