@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Builds the generated web clients for real, which the test suite does not: scaffolds a bot with
 # each client (vanilla on Vite, the voice UI kit on Vite, the voice UI kit on Next.js) with the
-# CLI, runs `npm install` and `npm run build` in each from the npm registry, then serves each build
-# and checks that its server forwards the client's start request to the bot runner (a stand-in
-# that records what reaches it). Not run by CI: it needs the registry and takes minutes.
+# CLI, says when this machine's Node is outside the range the client's package.json declares,
+# runs `npm install` and `npm run build` in each from the npm registry, then serves each build
+# with the bot's URL in the client's .env, made from its .env.example, and checks that its server
+# forwards the client's start request to the bot runner (a stand-in that records what reaches it).
+# Then it takes the Node ranges the installed packages declare (scripts/client_engines.ts) and
+# compares them with tests/data/client_engines.json, which the test suite holds the clients'
+# `engines` to. Not run by CI: it needs the registry and takes minutes.
 #
-#   bash scripts/check_clients.sh           # exits non-zero when a client fails
-#   KEEP=1 bash scripts/check_clients.sh    # keeps the projects and logs in the printed directory
+#   bash scripts/check_clients.sh              # exits non-zero when a client or the facts fail
+#   KEEP=1 bash scripts/check_clients.sh       # keeps the projects and logs in the printed directory
+#   TAKE_FACTS=1 bash scripts/check_clients.sh # writes the ranges taken to the facts file
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 if command -v deno >/dev/null; then
-  voicebot() { deno run -A --quiet "$repo/main.ts" "$@"; }
+  deno=(deno)
 else
-  deno_version=$(grep -m1 -oE 'npx --yes deno@[0-9.]+' README.md | cut -d@ -f2)
-  voicebot() { npx --yes "deno@$deno_version" run -A --quiet "$repo/main.ts" "$@"; }
+  deno=(npx --yes "deno@$(grep -m1 -oE 'npx --yes deno@[0-9.]+' README.md | cut -d@ -f2)")
 fi
+voicebot() { "${deno[@]}" run -A --quiet "$repo/main.ts" "$@"; }
+engines() { "${deno[@]}" run --quiet --allow-read "$repo/scripts/client_engines.ts" "$@"; }
+facts_file="$repo/tests/data/client_engines.json"
 
 work=$(mktemp -d)
 pids=()
@@ -45,8 +52,11 @@ node -e '
   }).listen(Number(port), "127.0.0.1");
 ' "$runner_port" "$runner_log" &
 pids+=($!)
-# Next.js takes the runner's address when it builds; Vite when its server starts.
-export BOT_URL="http://127.0.0.1:$runner_port" NEXT_TELEMETRY_DISABLED=1
+# Each client reads the runner's address from its .env: Next.js when it builds, Vite when its
+# server starts. Not from the environment, which would win over the file.
+bot_url="http://127.0.0.1:$runner_port"
+unset BOT_URL
+export NEXT_TELEMETRY_DISABLED=1
 
 wait_for() {
   for _ in $(seq 60); do
@@ -58,6 +68,7 @@ wait_for() {
 
 failed=0
 summary=()
+installed=() # <client>=<dir> of each client installed, for client_engines.ts
 
 # Runs one step of a client's check, timing it; its output goes to a log, shown when it fails.
 step() {
@@ -92,16 +103,34 @@ check_forwarding() {
   grep -qx "POST /start" "$runner_log" && grep -qx "POST /sessions/check/api/offer" "$runner_log"
 }
 
+# The client's .env from its .env.example, with the stand-in's address for the bot's.
+env_from_example() {
+  local client=$1
+  grep -q '^BOT_URL=' "$client/.env.example" || { echo "no BOT_URL= in .env.example"; return 1; }
+  sed "s|^BOT_URL=.*|BOT_URL=$bot_url|" "$client/.env.example" >"$client/.env"
+  cat "$client/.env"
+}
+
+# Says, before anything is installed, when this machine's Node is outside the client's range.
+node_in_range() {
+  local line
+  line=$(engines check-node "$(node --version)" "$1") || return 1
+  if [ -n "$line" ]; then echo "  $line"; fi
+}
+
 check_client() {
-  local name=$1 serve=$2
-  shift 2
+  local name=$1 facts=$2 serve=$3
+  shift 3
   local dir="$work/$name" start=$SECONDS
   echo "$name: voicebot init $*"
   mkdir -p "$dir"
   if (cd "$dir" && step "scaffold" "$work/$name-init.log" voicebot init bot "$@" \
-    -t lightweb -t hosted -m cascade --stt deepgram_stt --llm openai_llm --tts cartesia_tts) &&
+    -t lightweb -t hosted) &&
+    node_in_range "$dir/bot/client" &&
     step "npm install" "$work/$name-install.log" npm install --prefix "$dir/bot/client" \
       --no-audit --no-fund &&
+    installed+=("$facts=$dir/bot/client") &&
+    step "client/.env from .env.example" "$work/$name-env.log" env_from_example "$dir/bot/client" &&
     step "npm run build" "$work/$name-build.log" npm run build --prefix "$dir/bot/client" &&
     step "forwards /api/* to the runner" "$work/$name-serve.log" \
       check_forwarding "$dir/bot/client" "$serve"; then
@@ -116,11 +145,41 @@ check_client() {
 vite_preview() { exec node_modules/.bin/vite preview --host 127.0.0.1 --strictPort --port "$1"; }
 next_start() { exec node_modules/.bin/next start --hostname 127.0.0.1 --port "$1"; }
 
-echo "node $(node --version), npm $(npm --version); bot runner stand-in on $BOT_URL"
-check_client vanilla-vite vite_preview --client-framework vanilla
-check_client uilib-vite vite_preview --client-framework uilib --client-server devserver_a \
-  --video-output --video-input
-check_client uilib-next next_start --client-framework uilib --client-server devserver_b
+# The Node ranges the installed packages declare, against the committed facts.
+check_facts() {
+  local taken="$work/client_engines.json"
+  echo "Node ranges of the installed packages (scripts/client_engines.ts)"
+  if [ "${#installed[@]}" -ne 3 ]; then
+    echo "  not taken: only ${#installed[@]} of the 3 clients were installed"
+    return 1
+  fi
+  if ! engines facts "${installed[@]}" >"$taken"; then
+    echo "  FAILED: could not take them"
+    return 1
+  fi
+  if [ -n "${TAKE_FACTS:-}" ]; then
+    cp "$taken" "$facts_file"
+    echo "  written to tests/data/client_engines.json"
+  elif diff -u "$facts_file" "$taken" >"$work/facts.diff"; then
+    echo "  ok: the same as tests/data/client_engines.json"
+  else
+    echo "  FAILED: not those of tests/data/client_engines.json (TAKE_FACTS=1 writes them):"
+    sed 's/^/    /' "$work/facts.diff"
+    return 1
+  fi
+}
+
+echo "node $(node --version), npm $(npm --version); bot runner stand-in on $bot_url"
+cascade=(-m cascade --stt deepgram_stt --llm openai_llm --tts cartesia_tts)
+# The user's camera is for a realtime model that takes video.
+realtime=(-m realtime --realtime gemini_live_realtime)
+check_client vanilla-vite vanilla vite_preview --client-framework vanilla "${cascade[@]}"
+check_client uilib-vite uilib-vite vite_preview --client-framework uilib \
+  --client-server devserver_a --video-output --video-input "${realtime[@]}"
+check_client uilib-next uilib-next next_start --client-framework uilib \
+  --client-server devserver_b "${cascade[@]}"
+echo
+check_facts || failed=$((failed + 1))
 
 echo
 printf '%s\n' "${summary[@]}"

@@ -1,14 +1,18 @@
 /**
  * The web clients, generated in process for each client option, transport set and video setting:
  * their package.json parses and pins exact versions, the dev server forwards the start endpoint to
- * the bot runner, and the client's transports and media are the bot's. Also the README and the
- * guides, which describe the client. No npm install here: scripts/check_clients.sh builds them.
+ * the bot runner, and the client's transports and media are the bot's. Its Node range is the one
+ * its packages declare (tests/data/client_engines.json, which scripts/check_clients.sh takes from
+ * the installed packages). Also the README and the guides, which describe the client. No npm
+ * install here: scripts/check_clients.sh builds them.
  */
 import assert from "node:assert/strict";
 import { findTransport } from "../src/init/catalog.ts";
-import { BOT_URL, clientTransports, START_PATH } from "../src/init/client.ts";
+import { BOT_URL, clientFolder, clientTransports, START_PATH } from "../src/init/client.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
 import { planGuides, planProject } from "../src/init/project.ts";
+import { formatRange, intersectAll } from "../scripts/client_engines.ts";
+import ENGINES from "./data/client_engines.json" with { type: "json" };
 
 const CASCADE: ScaffoldInput = {
   mode: "cascade",
@@ -79,8 +83,40 @@ function botRunners(bot: string): string[] {
     .filter((name) => name !== "eval");
 }
 
+/** The installed packages' Node ranges: per client, per direct dependency, all it brings. */
+const NODE_FACTS: Readonly<Record<string, Record<string, Record<string, string>>>> = ENGINES;
+
+/** The key of a client's facts: its template folder's name (vanilla, uilib-vite, uilib-next). */
+function clientKey(config: ScaffoldConfig): string {
+  return clientFolder(config)!.replace(/^client\/|\/$/g, "");
+}
+
+/**
+ * What a generated package.json's dependencies, at the versions it pins, and all they bring declare
+ * of Node (`name@version` → its range), and the intersection of those ranges.
+ */
+function derivedNode(
+  key: string,
+  pkg: { dependencies: Record<string, string>; devDependencies?: Record<string, string> },
+): { range: string; packages: Record<string, string> } {
+  const facts = NODE_FACTS[key];
+  assert.ok(facts, `tests/data/client_engines.json has no facts for the ${key} client`);
+  const packages: Record<string, string> = {};
+  for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    const brought = facts[`${name}@${version}`];
+    assert.ok(
+      brought,
+      `tests/data/client_engines.json has no ${name}@${version} for the ${key} client: ` +
+        "take the facts again with scripts/check_clients.sh (TAKE_FACTS=1)",
+    );
+    Object.assign(packages, brought);
+  }
+  return { range: formatRange(intersectAll(Object.values(packages))), packages };
+}
+
 const EXPECTED_FILES: Readonly<Record<string, string[]>> = {
   vanilla: [
+    "client/.env.example",
     "client/index.html",
     "client/package.json",
     "client/src/config.js",
@@ -89,6 +125,7 @@ const EXPECTED_FILES: Readonly<Record<string, string[]>> = {
     "client/vite.config.js",
   ],
   devserver_a: [
+    "client/.env.example",
     "client/index.html",
     "client/package.json",
     "client/src/App.tsx",
@@ -100,6 +137,7 @@ const EXPECTED_FILES: Readonly<Record<string, string[]>> = {
     "client/vite.config.ts",
   ],
   devserver_b: [
+    "client/.env.example",
     "client/next.config.ts",
     "client/package.json",
     "client/src/App.tsx",
@@ -146,6 +184,9 @@ for (const client of CLIENTS) {
         assert.ok(JSON.parse(read(files, "client/tsconfig.json")).compilerOptions.strict);
       }
       assert.ok(kind === "devserver_b" ? deps.next : deps.vite, "the dev server is a dependency");
+
+      // engines: what the installed packages, at these versions, declare of Node.
+      assert.equal(pkg.engines?.node, derivedNode(clientKey(config), pkg).range);
 
       // The client's transports are the bot's, in the bot's order, and bot.py serves each.
       const clientConfig = read(
@@ -225,6 +266,81 @@ for (const client of CLIENTS) {
         }
       }
     }
+  });
+
+  Deno.test(`${label} client: a transport picker exactly when the bot has several web transports`, () => {
+    for (const transports of WEB_TRANSPORT_SETS) {
+      const files = project({ transports, ...client });
+      const several = transports.length > 1;
+      const readme = read(files, "README.md");
+      assert.equal(/Pick the transport before you connect/.test(readme), several);
+      if (client.client_framework === "vanilla") {
+        // The page has the select only then; main.js fills it from the config's transports.
+        assert.equal(read(files, "client/index.html").includes('<select id="transport">'), several);
+        const main = read(files, "client/src/main.js");
+        assert.ok(main.includes('document.querySelector("#transport")'));
+        assert.match(main, /Object\.entries\(TRANSPORTS\)\) picker\?\.add\(new Option/);
+        assert.match(main, /TRANSPORTS\[picker\?\.value \?\? DEFAULT_TRANSPORT\]/);
+      } else {
+        // The React session renders the select when the config names more than one transport.
+        const session = read(files, "client/src/Session.tsx");
+        assert.ok(session.includes("const TRANSPORT_TYPES = Object.keys(TRANSPORTS)"));
+        assert.match(
+          session,
+          /\{TRANSPORT_TYPES\.length > 1 && \(\s*<label className="transport">/,
+        );
+        assert.match(session, /onChange=\{\(event\) => onTransportChange\(/);
+        assert.equal(clientRunners(read(files, "client/src/config.ts")).length > 1, several);
+      }
+    }
+  });
+
+  Deno.test(`${label} client: its .env.example names the bot's URL as the client reads it`, () => {
+    const files = project({ transports: ["lightweb"], ...client });
+    const example = read(files, "client/.env.example");
+    const settings = [...example.matchAll(/^([A-Z_]+)=(.*)$/gm)].map(([, name, value]) => ({
+      name,
+      value,
+    }));
+    assert.equal(settings.length, 1, example);
+    const [{ name, value }] = settings;
+    // The variable the dev server's config reads, and the default it falls back to.
+    let reads: { name: string; fallback: string };
+    if (kind === "devserver_b") {
+      const match = /process\.env\.(\w+) \|\| "([^"]+)"/.exec(read(files, "client/next.config.ts"));
+      assert.ok(match, "next.config.ts reads the bot's URL from the environment");
+      reads = { name: match[1], fallback: match[2] };
+    } else {
+      const config = read(
+        files,
+        kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
+      );
+      const match = /loadEnv\(mode, "\.", "(\w+)"\)\.(\w+) \|\| "([^"]+)"/.exec(config);
+      assert.ok(match, "vite.config reads the bot's URL with loadEnv from the client's folder");
+      assert.ok(match[2].startsWith(match[1]), "loadEnv's prefix lets the variable through");
+      reads = { name: match[2], fallback: match[3] };
+    }
+    assert.equal(name, reads.name);
+    assert.equal(value, reads.fallback);
+    assert.equal(value, BOT_URL, "the example's URL is the runner's");
+    assert.match(example, /Copy this file to \.env/);
+    assert.ok(read(files, "README.md").includes("`cp .env.example .env` in `client/`"));
+  });
+
+  Deno.test(`${label} client: the README says which Node it needs, as its packages do`, () => {
+    const config = configOf({ transports: ["lightweb", "hosted"], ...client });
+    const files = project({ transports: ["lightweb", "hosted"], ...client });
+    const pkg = JSON.parse(read(files, "client/package.json"));
+    const { range, packages } = derivedNode(clientKey(config), pkg);
+    const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(range)?.[1];
+    assert.ok(minimum, `the README words a range ">=X.Y.Z", not ${range}`);
+    const readme = read(files, "README.md");
+    assert.ok(readme.includes(`It needs Node.js ${minimum} or newer`), readme);
+    // The reason it gives: Daily's call library is among the packages that ask for that much.
+    assert.match(readme, /Daily's\s+call library, which the JS transports bring, asks for it/);
+    const daily = Object.entries(packages).find(([id]) => id.startsWith("@daily-co/daily-js@"));
+    assert.ok(daily, "the client installs @daily-co/daily-js");
+    assert.equal(formatRange(intersectAll([daily[1]])), range);
   });
 
   Deno.test(`${label} client: the README says how to run it`, () => {
@@ -310,5 +426,25 @@ Deno.test("every guide starts with its stamp, and ASSISTANT.md imports AGENTS.md
   for (const guides of [scaffolded, planGuides("web-bot")]) {
     const assistant = guides.find((guide) => guide.path === "ASSISTANT.md")!;
     assert.match(assistant.content, /^@AGENTS\.md$/m);
+  }
+});
+
+Deno.test("the project's .gitignore keeps client/.env out and client/.env.example in", async () => {
+  const files = project({ transports: ["lightweb"], client_framework: "vanilla" });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/.gitignore`, read(files, ".gitignore"));
+    const git = (...args: string[]) =>
+      new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "piped" }).output();
+    assert.equal((await git("init", "-q")).code, 0);
+    // check-ignore: 0 when the path is ignored, 1 when it is not.
+    for (
+      const [path, ignored] of [["client/.env", true], ["client/.env.example", false]] as const
+    ) {
+      const { code, stderr } = await git("check-ignore", "-q", path);
+      assert.equal(code, ignored ? 0 : 1, `${path}: ${new TextDecoder().decode(stderr)}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

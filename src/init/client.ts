@@ -12,6 +12,13 @@ export const BOT_URL = "http://localhost:7860";
  * reaches its `POST /start`, and SmallWebRTC's `/api/sessions/<id>/api/offer` its offer route.
  */
 export const START_PATH = "/api/start";
+/**
+ * The oldest Node the clients run on: the intersection of the `engines.node` ranges of every
+ * package they install, highest of them Daily's call library (`@daily-co/daily-js`), which both JS
+ * transports bring. tests/client_test.ts derives it from tests/data/client_engines.json, which
+ * scripts/check_clients.sh takes from the installed packages.
+ */
+export const CLIENT_NODE_MIN = "22.14.0";
 
 /** A web transport as the client sees it. */
 export interface ClientTransport {
@@ -72,6 +79,9 @@ export function clientView(config: ScaffoldConfig) {
     client_user_video: config.video_input,
     client_bot_url: BOT_URL,
     client_start_path: START_PATH,
+    /** `engines.node` of the client's package.json, and the README's words for it. */
+    client_node: `>=${CLIENT_NODE_MIN}`,
+    client_node_min: CLIENT_NODE_MIN,
   };
 }
 
