@@ -193,7 +193,8 @@ function modelView(service: Service) {
     run: `python -c '${code}'`,
     comment: wrapLines(comment, 98),
     // Where a local run puts the files, and where the image has them.
-    local_path: home ? `\`${download.cache}\`` : "`server/`, the directory the bot runs in",
+    local_path: download.localCache ??
+      (home ? `\`${download.cache}\`` : "`server/`, the directory the bot runs in"),
     image_path: imagePath,
   };
 }

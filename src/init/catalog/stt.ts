@@ -242,6 +242,7 @@ export const STT_SERVICES: readonly Service[] = [
         "the Moonshine model MOONSHINE_STT_MODEL names, by default small-streaming, from Moonshine's server",
       into: "home",
       cache: "~/.cache/moonshine_voice",
+      localCache: "moonshine_voice's user cache directory (`~/.cache/moonshine_voice` on Linux)",
     },
     note: "Self-hosted, runs locally on CPU; no key; downloads the model on first run.",
   },

@@ -68,4 +68,6 @@ export interface ModelDownload {
    */
   readonly into: "home" | "cwd";
   readonly cache?: string;
+  /** Where a local run puts them, when that is not `cache` on every system. */
+  readonly localCache?: string;
 }
