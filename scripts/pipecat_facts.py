@@ -44,6 +44,9 @@ checks generated projects against, so that the test does not take them from voic
   takes the user's camera, i.e. handles `InputImageRawFrame`.
 - `model_defaults`: for each service class whose `__init__` builds `self.Settings(model="...")`,
   that default model.
+- `model_downloads`: the classes (services, audio filters and analyzers) whose construction
+  fetches model files, with the calls that fetch them and, where Pipecat's source names it, the
+  directory they go to (a home-relative path, or `cwd`); see `Facts.model_downloads`.
 
 Usage: scripts/pipecat_facts.py --repo /path/to/pipecat.git --tag v1.7.0 > tests/data/pipecat_facts.json
 """
@@ -584,6 +587,109 @@ class Facts:
                                 found[f"{module}.{node.name}"] = keyword.value.value
         return found
 
+    def model_downloads(self) -> dict[str, dict]:
+        """Classes that fetch model files while they are constructed, and how.
+
+        A class's construction is its `__init__` (the first in its MRO), the `self.<method>()`
+        calls it makes (each resolved in the MRO, so an override that does nothing counts as
+        nothing) and the functions of Pipecat's modules those call, transitively; calls into a
+        base class's `__init__` are not followed. A construction fetches when it calls a function
+        named `*download*`, or when a function of it (or the class) says in its docstring that it
+        downloads, and it calls into a package that only an extra installs (the loader). The fact
+        names the calls that fetch (`fetch`: the `*download*` calls, else the extra's calls), and
+        where the files go when Pipecat's source says so (`cache`: a home-relative path from
+        `os.path.expanduser`, or `cwd` for `Path.cwd()`); `null` when the package decides.
+        """
+        resolver = Resolver(self.source)
+        every = set().union(*self.packages.values())
+        found: dict[str, dict] = {}
+        for module, node in self.classes("pipecat."):
+            if not module.startswith(("pipecat.services.", "pipecat.audio.")):
+                continue
+            symbol = resolver.resolve(module, node.name)
+            if symbol is None or symbol.kind != "class":
+                continue
+            mro = [k for k in resolver.mro(symbol) if k.kind == "class"]
+
+            def method(name: str, mro=mro):
+                for klass in mro:
+                    for item in klass.node.body:
+                        if (
+                            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and item.name == name
+                        ):
+                            return klass.module, item
+                return None
+
+            init = method("__init__")
+            if init is None:
+                continue
+            todo, seen = [init], set()
+            fetch: set[str] = set()
+            loaders: set[str] = set()
+            says_download = bool(re.search(r"\bdownload", ast.get_docstring(node) or "", re.I))
+            cache: str | None = None
+            while todo:
+                where, function = todo.pop()
+                if id(function) in seen:
+                    continue
+                seen.add(id(function))
+                if re.search(r"\bdownload", ast.get_docstring(function) or "", re.I):
+                    says_download = True
+                for call in ast.walk(function):
+                    if not isinstance(call, ast.Call):
+                        continue
+                    text = ast.unparse(call.func)
+                    if text == "Path.cwd":
+                        cache = "cwd"
+                    if text.startswith("self.") and text.count(".") == 1:
+                        target = method(text.removeprefix("self."))
+                        if target:
+                            todo.append(target)
+                        continue
+                    target = resolver.evaluate(where, call.func)
+                    if target is None:
+                        continue
+                    if target.kind == "function":
+                        todo.append((target.module, target.node))
+                        name = f"{target.module}.{target.node.name}"
+                    elif target.kind == "external":
+                        name = target.external
+                        if self.distributions_of(name) & every - self.core:
+                            loaders.add(name)
+                    else:
+                        continue
+                    if "download" in name.rsplit(".", 1)[-1].lower():
+                        fetch.add(name)
+                # Module constants the construction reads: a home-relative cache directory.
+                for name in ast.walk(function):
+                    if isinstance(name, ast.Name):
+                        home = self.home_path(where, name.id)
+                        if home:
+                            cache = home
+            if loaders and (fetch or says_download):
+                found[f"{module}.{node.name}"] = {
+                    "fetch": sorted(fetch or loaders),
+                    "cache": cache,
+                }
+        return found
+
+    def home_path(self, module: str, name: str) -> str | None:
+        """The path a module-level `name = ...os.path.expanduser("~/...")...` names, if it does."""
+        for stmt in self.source.tree(module).body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+            ):
+                for call in ast.walk(stmt.value):
+                    if (
+                        isinstance(call, ast.Call)
+                        and ast.unparse(call.func) == "os.path.expanduser"
+                        and isinstance(call.args[0], ast.Constant)
+                    ):
+                        return call.args[0].value
+        return None
+
     def runner_env(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for module in sorted(self.source.modules):
@@ -633,6 +739,7 @@ def main():
             "daily_configure_new_room": facts.daily_configure_new_room(),
             "camera_classes": facts.camera_classes(),
             "model_defaults": facts.model_defaults(),
+            "model_downloads": facts.model_downloads(),
             "needs": {m: n for m, n in needs.items() if n},
             "optional": {
                 m: o for m in sorted(facts.source.modules) if (o := facts.optional_extras(m))

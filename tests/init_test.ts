@@ -523,6 +523,7 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
     "AGENTS.md",
     "ASSISTANT.md",
     "README.md",
+    "server/.dockerignore",
     "server/.env.example",
     "server/Dockerfile",
     "server/bot.py",

@@ -13,10 +13,16 @@
  * - the secret set, from the other files that name it;
  * - the image's command, run by a shell with a stand-in `python`, against the runner's own options
  *   (which transport it serves, the public host of a carrier's webhook, Daily's dial-in webhook);
+ * - the image's user (a fixed uid, not root, after every step that needs root, with a home it owns
+ *   where what the bot writes goes), its health check (a runner route that starts no session, by
+ *   pipecat_facts.json) and its `.dockerignore`; and, for each class that Pipecat's source says
+ *   fetches model files when constructed (`model_downloads`), a build step that constructs it as
+ *   bot.py does, where the running bot looks for the files, in no other image. A project with such
+ *   a class and no image gets a variant with one (`imageVariants`);
  * - the routes: requests sent through what bot.py adds to the runner's app (tests/bot_routes.py)
  *   to every route of the runner that starts a session, with and without the token the README
  *   tells the owner to send, and the dial-out the README shows: a room of its own, whatever
- *   DAILY_ROOM_URL says, and failed calls retried.
+ *   DAILY_ROOM_URL says, and failed calls retried; the health check's route answers 200 to anyone.
  *
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
@@ -182,6 +188,8 @@ interface PipecatFacts {
   runner_carrier_env: Record<string, string[]>;
   /** The keywords given which `pipecat.runner.daily.configure` makes a room despite DAILY_ROOM_URL. */
   daily_configure_new_room: string[];
+  /** Classes whose construction fetches model files: the calls that fetch, and where to. */
+  model_downloads: Record<string, { fetch: string[]; cache: string | null }>;
 }
 
 /** One option of Pipecat's development runner. */
@@ -344,6 +352,11 @@ async function checkImage(
   const dockerfile = files.get("server/Dockerfile")!;
   const readme = files.get("README.md")!;
   assert.match(dockerfile, /^EXPOSE 7860$/m, `${name}: EXPOSE`);
+  const steps = dockerInstructions(dockerfile);
+  checkImageUser(name, steps, bot);
+  checkHealthCheck(name, steps);
+  checkModelSteps(name, steps, files.get("server/bot.py")!, bot);
+  checkDockerignore(name, steps, files.get("server/.dockerignore"));
   const command = JSON.parse(dockerfile.match(/^CMD (.*)$/m)![1]) as string[];
   const reads = [...new Set(imageReads(dockerfile))];
   const env = Object.fromEntries(reads.map((v) => [v, `value-of-${v.toLowerCase()}`]));
@@ -391,6 +404,190 @@ async function checkImage(
   }
 }
 
+/** One instruction of a Dockerfile, with the user, working directory and environment it runs in. */
+interface DockerStep {
+  op: string;
+  args: string;
+  user: string;
+  workdir: string;
+  env: Record<string, string>;
+}
+
+/** A Dockerfile's instructions, continuation lines joined, comments dropped. */
+function dockerInstructions(dockerfile: string): DockerStep[] {
+  const logical: string[] = [];
+  let current = "";
+  for (const line of dockerfile.split("\n")) {
+    if (/^\s*#/.test(line)) continue;
+    if (line.endsWith("\\")) {
+      current += `${line.slice(0, -1)} `;
+      continue;
+    }
+    if (current || line.trim()) logical.push(current + line);
+    current = "";
+  }
+  let user = "root";
+  let workdir = "/";
+  const env: Record<string, string> = {};
+  return logical.map((line) => {
+    const [, op, args] = line.match(/^(\w+)\s+(.*)$/s)!;
+    const upper = op.toUpperCase();
+    if (upper === "USER") user = args.trim();
+    if (upper === "WORKDIR") workdir = args.startsWith("/") ? args : `${workdir}/${args}`;
+    if (upper === "ENV") {
+      for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) {
+        env[key] = value.replace(/^"(.*)"$/, "$1");
+      }
+    }
+    return { op: upper, args: args.trim(), user, workdir, env: { ...env } };
+  });
+}
+
+/** The image's user: its uid, from `useradd`, and its home. */
+function imageUser(name: string, steps: DockerStep[]) {
+  const users = steps.filter((s) => s.op === "USER");
+  assert.equal(users.length, 1, `${name}: one USER line, not ${users.length}`);
+  const [, uid, gid] = users[0].args.match(/^(\d+)(?::(\d+))?$/) ?? [];
+  assert.ok(
+    uid && uid !== "0" && gid !== "0",
+    `${name}: USER ${users[0].args}: a fixed uid, not root`,
+  );
+  const made = steps.find((s) => s.op === "RUN" && /\buseradd\b/.test(s.args));
+  assert.ok(made, `${name}: no useradd`);
+  assert.equal(made.args.match(/--uid (\d+)/)?.[1], uid, `${name}: useradd's uid`);
+  assert.match(made.args, /--create-home\b/, `${name}: the user has no home of its own`);
+  const home = made.args.match(/--home-dir (\S+)/)?.[1];
+  assert.ok(home, `${name}: the user's home`);
+  return { uid, home, at: steps.indexOf(users[0]) };
+}
+
+/**
+ * The image runs the bot as an unprivileged user with a fixed uid: every step that needs root
+ * comes before USER, and after it only the build steps that fetch models run, as that user. The
+ * bot's code stays root's (no chown); what it writes goes to the user's home.
+ */
+function checkImageUser(name: string, steps: DockerStep[], bot: BotFacts) {
+  const { uid, home, at } = imageUser(name, steps);
+  const after = steps.slice(at + 1);
+  for (const step of after) {
+    assert.ok(
+      ["ENV", "COPY", "EXPOSE", "HEALTHCHECK", "CMD", "RUN"].includes(step.op),
+      `${name}: ${step.op} after USER`,
+    );
+    if (step.op === "RUN") {
+      assert.ok(constructedBy(step).length > 0, `${name}: RUN ${step.args} after USER`);
+    }
+    if (step.op === "COPY") assert.doesNotMatch(step.args, /--chown/, `${name}: ${step.args}`);
+  }
+  for (const step of steps) {
+    assert.doesNotMatch(step.args, /\bch(own|mod)\b/, `${name}: ${step.args}`);
+  }
+  const cmd = steps.find((s) => s.op === "CMD")!;
+  assert.equal(cmd.user.split(":")[0], uid, `${name}: the bot runs as ${cmd.user}`);
+  assert.equal(cmd.env.HOME, home, `${name}: HOME ${cmd.env.HOME}, the user's home ${home}`);
+  assert.notEqual(cmd.workdir, home, `${name}: the code sits in the user's home`);
+  // What the bot writes: its recordings, in a directory under the user's home.
+  if ("RECORDINGS_DIR" in bot.env) {
+    const dir = cmd.env.RECORDINGS_DIR ?? "";
+    assert.ok(dir.startsWith(`${home}/`), `${name}: RECORDINGS_DIR ${dir} outside ${home}`);
+  }
+}
+
+/** The health check probes a route of the runner that starts no session, whatever its options. */
+function checkHealthCheck(name: string, steps: DockerStep[]): string {
+  const checks = steps.filter((s) => s.op === "HEALTHCHECK");
+  assert.equal(checks.length, 1, `${name}: HEALTHCHECK`);
+  const command = JSON.parse(checks[0].args.match(/\bCMD (\[.*\])$/)![1]) as string[];
+  const url = command.join(" ").match(/http:\/\/127\.0\.0\.1:7860(\/[\w/-]*)/);
+  assert.ok(url, `${name}: the health check asks no URL of the bot: ${command}`);
+  const route = FACTS.runner_routes.find((r) => r.path === url[1] && r.methods.includes("GET"));
+  assert.ok(route, `${name}: the runner has no GET ${url[1]}`);
+  assert.equal(route.starts_session, false, `${name}: GET ${url[1]} starts a session`);
+  assert.deepEqual(route.when, [], `${name}: ${url[1]} is mounted only when ${route.when}`);
+  return url[1];
+}
+
+/** The Pipecat classes a build step constructs (`python -c '...; from m import C; C(...)'`). */
+function constructedBy(step: DockerStep): string[] {
+  const code = step.args.match(/^python -c '([^']*)'$/)?.[1];
+  if (!code) return [];
+  const imported = new Map(
+    [...code.matchAll(/from (pipecat[\w.]*) import (\w+)/g)].map(([, m, c]) => [c, `${m}.${c}`]),
+  );
+  const last = code.split("; ").at(-1)!;
+  const callee = last.match(/^(\w+)\(/)?.[1];
+  return callee && imported.has(callee) ? [imported.get(callee)!] : [];
+}
+
+/** The Pipecat classes bot.py constructs whose construction fetches model files. */
+function downloadingClasses(bot: BotFacts): string[] {
+  const classes = bot.constructions.map((c) => c.callee).filter((c) => !c.includes("."))
+    .map((c) => bot.pipecat_modules.find((m) => m.endsWith(`.${c}`)) ?? c);
+  return [...new Set(classes)].filter((c) => c in FACTS.model_downloads).sort();
+}
+
+const squeeze = (code: string) => code.replace(/\s+/g, "").replaceAll(",)", ")");
+
+/**
+ * Each class of bot.py whose construction fetches model files (Pipecat's own source says which)
+ * has a build step that constructs it as bot.py does, so that the files are fetched by Pipecat's
+ * own code path, where the running bot looks: under the same user and HOME as the bot for a
+ * home cache (or one the package picks), in the bot's working directory for a `cwd` one. No other
+ * image has such a step.
+ */
+function checkModelSteps(name: string, steps: DockerStep[], code: string, bot: BotFacts) {
+  const cmd = steps.find((s) => s.op === "CMD")!;
+  const built = steps.filter((s) => s.op === "RUN").flatMap((s) =>
+    constructedBy(s).map((c) => [c, s] as const)
+  );
+  assert.deepEqual(
+    built.map(([c]) => c).sort(),
+    downloadingClasses(bot),
+    `${name}: the build steps that fetch models`,
+  );
+  for (const [cls, step] of built) {
+    const construct = step.args.match(/'([^']*)'$/)![1].split("; ").at(-1)!;
+    assert.ok(squeeze(code).includes(squeeze(construct)), `${name}: ${construct} is not bot.py's`);
+    if (FACTS.model_downloads[cls].cache === "cwd") {
+      assert.equal(step.workdir, cmd.workdir, `${name}: ${cls} fetches into ${step.workdir}`);
+      // The working directory is root's (nothing is chowned) unless it is in the user's home.
+      const { home } = imageUser(name, steps);
+      assert.ok(
+        step.user === "root" || `${step.workdir}/`.startsWith(`${home}/`),
+        `${name}: ${cls} fetches into ${step.workdir} as ${step.user}, who cannot write there`,
+      );
+    } else {
+      assert.equal(step.user, cmd.user, `${name}: ${cls} fetched as ${step.user}`);
+      assert.equal(
+        step.env.HOME,
+        cmd.env.HOME,
+        `${name}: ${cls} fetched with HOME ${step.env.HOME}`,
+      );
+    }
+  }
+}
+
+/** `.dockerignore` keeps secrets and the local virtualenv out, and none of what COPY takes. */
+function checkDockerignore(name: string, steps: DockerStep[], ignore: string | undefined) {
+  assert.ok(ignore !== undefined, `${name}: no server/.dockerignore`);
+  const patterns = ignore.split("\n").filter((l) => l && !l.startsWith("#"));
+  for (const needed of [".env", ".env.*", ".venv/"]) {
+    assert.ok(patterns.includes(needed), `${name}: .dockerignore lacks ${needed}`);
+  }
+  const glob = (pattern: string) =>
+    new RegExp(
+      `^${
+        pattern.replace(/\/$/, "").replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*")
+      }$`,
+    );
+  const copied = steps.filter((s) => s.op === "COPY" && !s.args.startsWith("--from"))
+    .flatMap((s) => s.args.split(/\s+/).slice(0, -1).map((p) => p.replace(/\*$/, "")));
+  for (const path of copied) {
+    const ignoring = patterns.find((p) => !p.startsWith("!") && glob(p).test(path));
+    assert.ok(!ignoring, `${name}: .dockerignore's ${ignoring} drops ${path}, which COPY takes`);
+  }
+}
+
 /** The runner's names of the browser transports (ARCHITECTURE.md), whose sessions start on /start. */
 const BROWSER_RUNNER: Readonly<Record<string, string>> = { hosted: "daily", lightweb: "webrtc" };
 
@@ -421,8 +618,11 @@ interface RouteRequest {
   env?: Record<string, string | null>;
 }
 
-/** What a request should end with: reach the route, or be refused before it. */
-type Expectation = "reached" | "refused";
+/**
+ * What a request should end with: reach the route, be refused before it, or be answered 200 by
+ * the runner's own route (the health check's).
+ */
+type Expectation = "reached" | "refused" | "served";
 
 const START_TOKEN = "start-token-of-the-test";
 const DIALIN_TOKEN = "dial-in-token-of-the-test";
@@ -482,6 +682,15 @@ function routePlan(config: ScaffoldConfig, files: Map<string, string>, bot: BotF
   }
   // A carrier's webhook: carriers send no token.
   requests.push([{ method: "POST", path: "/", client: REMOTE, env: tokenSet }, "reached", "/"]);
+  // The image's health check, from elsewhere (the orchestrator) and with no token; for a bot
+  // without an image, the route it would ask. It starts no session (checkHealthCheck).
+  const dockerfile = files.get("server/Dockerfile");
+  const health = dockerfile
+    ? checkHealthCheck(config.project_name, dockerInstructions(dockerfile))
+    : "/status";
+  for (const env of [tokenSet, { BOT_START_TOKEN: null }]) {
+    requests.push([{ method: "GET", path: health, client: REMOTE, env }, "served", "health check"]);
+  }
   const dialouts = readmeDialouts(readme);
   for (const { path, body } of dialouts) {
     const request = { method: "POST", path, body, client: REMOTE, env: tokenSet };
@@ -516,6 +725,8 @@ function checkRoutes(
     if (expected === "refused") {
       assert.ok(outcome.status >= 400 && outcome.reached === null, where);
       assert.deepEqual(outcome.configure, [], where);
+    } else if (expected === "served") {
+      assert.ok(outcome.reached === "runner" && outcome.status === 200, where);
     } else {
       assert.ok(outcome.reached !== null && outcome.status < 400, where);
     }
@@ -927,6 +1138,19 @@ function checkProject(
   }
 
   checkEnv(name, files, bot, extras);
+
+  // A first local session that waits for a download: the README says so where it says how to
+  // run the bot, and how big the download is where a size is known.
+  const readme = files.get("README.md")!;
+  const run = readme.slice(
+    readme.indexOf("## Run the bot"),
+    readme.indexOf("\n## ", readme.indexOf("## Run the bot") + 1),
+  );
+  assert.equal(
+    /\bdownloads\b/.test(run),
+    downloadingClasses(bot).length > 0,
+    `${name}: the README's first run and the downloads of ${downloadingClasses(bot)}`,
+  );
   checkServiceSettings(name, bot);
   checkDeprecation(config, bot);
 
@@ -945,6 +1169,44 @@ function checkProject(
   };
   return [...files].filter(([p]) => p.endsWith(".py"))
     .flatMap(([path, code]) => ruffProblems(`${name}/${path}`, code, ruff));
+}
+
+/** The classes of `model_downloads` that a bot.py imports from Pipecat and calls. */
+function fetchingClassesIn(code: string): string[] {
+  return Object.keys(FACTS.model_downloads).filter((cls) => {
+    const at = cls.lastIndexOf(".");
+    const [module, name] = [cls.slice(0, at), cls.slice(at + 1)];
+    const imports = new RegExp(
+      `^from ${module.replaceAll(".", "\\.")} import .*\\b${name}\\b`,
+      "m",
+    );
+    return imports.test(code) && new RegExp(`\\b${name}\\(`).test(code);
+  });
+}
+
+/**
+ * For each class that fetches model files when constructed (Pipecat's source says which) and
+ * that no matrix project with an image constructs, the first project that does, again with an
+ * image: every such service gets its image's build step checked.
+ */
+function imageVariants(all: ScaffoldConfig[]): ScaffoldConfig[] {
+  const bot = (config: ScaffoldConfig) =>
+    planProject(config).files.find((f) => f.path === "server/bot.py")!.content;
+  const imaged = new Set(
+    all.filter((c) => c.deploy_to_cloud).flatMap((c) => fetchingClassesIn(bot(c))),
+  );
+  const variants: ScaffoldConfig[] = [];
+  for (const config of all.filter((c) => !c.deploy_to_cloud)) {
+    const missing = fetchingClassesIn(bot(config)).filter((cls) => !imaged.has(cls));
+    if (missing.length === 0) continue;
+    missing.forEach((cls) => imaged.add(cls));
+    variants.push({
+      ...config,
+      project_name: `${config.project_name}-image`,
+      deploy_to_cloud: true,
+    });
+  }
+  return variants;
 }
 
 Deno.test("every configuration of the matrix generates a sound project", async () => {
@@ -980,7 +1242,7 @@ Deno.test("every configuration of the matrix generates a sound project", async (
   const root = Deno.env.get("VOICEBOT_MATRIX_DIR") ?? await Deno.makeTempDir();
   const projects: { config: ScaffoldConfig; byPath: Map<string, string>; bot: string }[] = [];
   const checked: string[] = [];
-  for (const config of all) {
+  for (const config of [...all, ...imageVariants(all)]) {
     const { files, guides } = planProject(config);
     const byPath = new Map([...files, ...guides].map((f) => [f.path, f.content]));
     await writeProject(`${root}/${config.project_name}`, files);
@@ -1005,6 +1267,17 @@ Deno.test("every configuration of the matrix generates a sound project", async (
     projects.map((p) => p.bot),
   ) as Record<string, Record<string, SessionOutcome>>;
   for (const { config, bot } of projects) checkSessions(config, sessions[bot]);
+  // Every class that fetches models when constructed is built into some project's image.
+  const imaged = new Set(
+    projects.filter((p) => p.config.deploy_to_cloud).flatMap((p) =>
+      downloadingClasses(facts[p.bot])
+    ),
+  );
+  for (const { bot } of projects) {
+    for (const cls of downloadingClasses(facts[bot])) {
+      assert.ok(imaged.has(cls), `no project with an image constructs ${cls}`);
+    }
+  }
   matrix().forEach((input, i) => checkCamera(input, projects[i].config, facts[projects[i].bot]));
   const python = await fakePython(root);
   for (const { config, byPath, bot } of projects) {

@@ -92,6 +92,11 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
       "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
     ]);
   }
+  if (config.recording) {
+    add("Recordings: where the conversations' audio goes (server/recordings/ when unset)", [
+      "RECORDINGS_DIR",
+    ]);
+  }
   if (config.enable_denoise) {
     add("Krisp noise cancellation: the cloud sets this when denoise is on", [
       "KRISP_VIVA_FILTER_MODEL_PATH",

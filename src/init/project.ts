@@ -59,6 +59,8 @@ export function planProject(
   if (config.deploy_to_cloud) {
     files.push(
       template("server/Dockerfile", "server/Dockerfile.mustache"),
+      // The Dockerfile's build context is server/: what stays out of it.
+      template("server/.dockerignore", "server/dockerignore"),
       template("server/cloud-deploy.toml", "server/cloud-deploy.toml.mustache"),
     );
   }

@@ -159,6 +159,62 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
   };
 }
 
+/** The unprivileged user the image runs the bot as, and its home: the one place it may write. */
+export const IMAGE_USER = { name: "bot", uid: 10001, home: "/home/bot" };
+
+/** The directory the image copies bot.py to and runs it in; root's, read-only to the bot. */
+const IMAGE_APP = "/app";
+
+/**
+ * A service whose Pipecat class downloads model files when it is constructed: what the README
+ * says of it, and the image's build step, which constructs the class as bot.py does (the same
+ * imports and expression, on one line), so that the files are where the bot looks for them.
+ */
+function modelView(service: Service) {
+  const download = service.modelDownload!;
+  const construct = service.construct.split("\n").map((line) => line.trim()).join("")
+    .replaceAll(",)", ")");
+  const code = [
+    ...(construct.includes("os.") ? ["import os"] : []),
+    ...service.imports,
+    construct,
+  ].join("; ");
+  if (code.includes("'")) throw new Error(`${service.id}: its construction holds a quote`);
+  const home = download.into === "home";
+  const imagePath = home ? download.cache!.replace(/^~/, IMAGE_USER.home) : IMAGE_APP;
+  const fetches = `${service.label} downloads ${download.what}${
+    download.size ? ` (${download.size})` : ""
+  }`;
+  const comment = home
+    ? `${fetches} into ${imagePath} when bot.py makes the service. Made here once, the same way ` +
+      "and as the same user, the files are in the image, and no session waits for them."
+    : `${fetches} into the directory the bot runs in, ${imagePath}, when bot.py makes the ` +
+      "service. Made here once, the same way, the files are part of the image, read-only like " +
+      "the code, and no session waits for them.";
+  return {
+    ...download,
+    label: service.label,
+    run: `python -c '${code}'`,
+    comment: wrapLines(comment, 98),
+    // Where a local run puts the files, and where the image has them.
+    local_path: download.localCache ??
+      (home ? `\`${download.cache}\`` : "`server/`, the directory the bot runs in"),
+    image_path: imagePath,
+  };
+}
+
+/** `text` in lines of at most `width` characters, broken at spaces. */
+function wrapLines(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines;
+}
+
 /** The variable that holds the token in the URL of Daily's dial-in webhook (bot.py reads it). */
 export const DIALIN_TOKEN = "DIALIN_WEBHOOK_TOKEN";
 
@@ -167,8 +223,14 @@ export const DIALIN_TOKEN = "DIALIN_WEBHOOK_TOKEN";
  * phone bot's runner serves its carrier's webhook, which needs the public host name. Daily's
  * dial-in webhook, which the runner mounts unless told not to, only for a bot that takes dial-in.
  */
-function imageView(transports: Transport[], carriers: Transport[], dialIn: boolean) {
+function imageView(
+  transports: Transport[],
+  carriers: Transport[],
+  dialIn: boolean,
+  services: Service[],
+) {
   const runners = new Set(transports.map((t) => t.runner));
+  const models = services.filter((s) => s.modelDownload).map(modelView);
   const carrier = carriers[0]?.runner;
   const transport = carrier ?? (runners.size === 1 ? [...runners][0] : null);
   const args = ["python", "bot.py", "--host", "0.0.0.0", "--port", "7860"];
@@ -204,6 +266,12 @@ function imageView(transports: Transport[], carriers: Transport[], dialIn: boole
     other_web: otherWeb.map((t, i) => ({ runner: t.runner, port: 7861 + i })),
     other_web_text: otherWeb.map((t) => t.label.replace(/ \(.*\)$/, "")).join(" or "),
     start_body: startBody,
+    user: IMAGE_USER,
+    app: IMAGE_APP,
+    // Models that go to the user's home are fetched as the user; those that go to the working
+    // directory, /app, as root before it, like the code they sit beside.
+    home_models: models.filter((m) => m.into === "home"),
+    cwd_models: models.filter((m) => m.into === "cwd"),
   };
 }
 
@@ -271,7 +339,9 @@ export function projectView(config: ScaffoldConfig) {
     carriers: carriers.map((t) => ({ runner: t.runner, label: carrierName(t) })),
     carrier_names: carriers.map(carrierName).join(", "),
     ...sessionView(config, runners, dialOut),
-    image: imageView(transports, carriers, pstnDialIn),
+    image: imageView(transports, carriers, pstnDialIn, services),
+    model_downloads: services.filter((s) => s.modelDownload).map(modelView),
+    has_model_downloads: services.some((s) => s.modelDownload),
     dialin_token: DIALIN_TOKEN,
     dial_out: dialOut,
     pstn_dial_in: pstnDialIn,

@@ -165,6 +165,13 @@ export const STT_SERVICES: readonly Service[] = [
     env: [],
     imports: ["from pipecat.services.funasr.stt import FunASRSTTService"],
     construct: `FunASRSTTService()`,
+    modelDownload: {
+      what: "the SenseVoiceSmall model, iic/SenseVoiceSmall, from ModelScope",
+      // model.pt is 936 MB in the same model's Hugging Face listing (FunAudioLLM/SenseVoiceSmall).
+      size: "about 940 MB",
+      into: "home",
+      cache: "~/.cache/modelscope",
+    },
     note: "Self-hosted, runs locally; strong on Chinese; downloads the model on first run.",
   },
   {
@@ -229,6 +236,14 @@ export const STT_SERVICES: readonly Service[] = [
         model=os.getenv("MOONSHINE_STT_MODEL", "small-streaming"),
     ),
 )`,
+    // moonshine_voice keeps its models in platformdirs' user cache directory for "moonshine_voice".
+    modelDownload: {
+      what:
+        "the Moonshine model MOONSHINE_STT_MODEL names, by default small-streaming, from Moonshine's server",
+      into: "home",
+      cache: "~/.cache/moonshine_voice",
+      localCache: "moonshine_voice's user cache directory (`~/.cache/moonshine_voice` on Linux)",
+    },
     note: "Self-hosted, runs locally on CPU; no key; downloads the model on first run.",
   },
   {
@@ -368,6 +383,14 @@ export const STT_SERVICES: readonly Service[] = [
         model=os.getenv("WHISPER_MODEL", "Systran/faster-distil-whisper-medium.en"),
     ),
 )`,
+    modelDownload: {
+      what:
+        "the faster-whisper model WHISPER_MODEL names, by default Systran/faster-distil-whisper-medium.en, from Hugging Face",
+      // model.bin is 789 MB in the model's Hugging Face listing.
+      size: "about 790 MB for the default model",
+      into: "home",
+      cache: "~/.cache/huggingface",
+    },
     note: "Self-hosted, runs locally (faster-whisper); English model by default.",
   },
   {

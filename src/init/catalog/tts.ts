@@ -221,6 +221,14 @@ export const TTS_SERVICES: readonly Service[] = [
     construct: `KokoroTTSService(
     settings=KokoroTTSService.Settings(voice="af_heart"),
 )`,
+    modelDownload: {
+      what: "Kokoro's ONNX model and voices, kokoro-v1.0.onnx and voices-v1.0.bin, from GitHub",
+      // kokoro-onnx's README: "Lightweight: ~300MB".
+      size: "about 300 MB",
+      into: "home",
+      // KOKORO_CACHE_DIR in Pipecat's kokoro/tts.py.
+      cache: "~/.cache/pipecat/kokoro-onnx",
+    },
     note: "Runs locally, no API key; downloads the Kokoro ONNX model on first run.",
   },
   {
@@ -325,6 +333,13 @@ export const TTS_SERVICES: readonly Service[] = [
     construct: `PiperTTSService(
     settings=PiperTTSService.Settings(voice="en_US-ryan-high"),
 )`,
+    modelDownload: {
+      what: "the voice en_US-ryan-high, an ONNX model and its JSON settings, from Hugging Face",
+      // en_US-ryan-high.onnx is 121 MB in rhasspy/piper-voices' Hugging Face listing.
+      size: "121 MB",
+      // PiperTTSService's download_dir defaults to Path.cwd().
+      into: "cwd",
+    },
     note: "Runs locally, no API key; downloads the Piper voice model on first run.",
   },
   {
@@ -336,6 +351,11 @@ export const TTS_SERVICES: readonly Service[] = [
     env: [],
     imports: ["from pipecat.services.pocket_tts.tts import PocketTTSService"],
     construct: `PocketTTSService()`,
+    modelDownload: {
+      what: "Kyutai's Pocket TTS weights and the alba voice, from Hugging Face",
+      into: "home",
+      cache: "~/.cache/huggingface",
+    },
     note:
       "Runs locally on CPU, no API key; Kyutai's model is fetched from Hugging Face on first run.",
   },

@@ -45,6 +45,29 @@ export interface Service {
    * `--list-options` and their label says so.
    */
   readonly deprecated?: string;
+  /**
+   * The model files Pipecat's class fetches while it is constructed (bot.py constructs it for each
+   * session), checked against Pipecat's source by the matrix test (`model_downloads`). The image
+   * fetches them when it is built, by constructing the class as bot.py does; the README says what
+   * a first local session waits for.
+   */
+  readonly modelDownload?: ModelDownload;
   /** One line on when to pick it, shown in lists and the wizard. */
   readonly note?: string;
+}
+
+/** What a service's class downloads when it is constructed, and where it puts it. */
+export interface ModelDownload {
+  /** What it fetches, and from where, e.g. "Kokoro's ONNX model and voices, from GitHub". */
+  readonly what: string;
+  /** How big, where a source states it (the source in a comment beside it); else left out. */
+  readonly size?: string;
+  /**
+   * Where the files go: `home`, a directory under the user's home (`cache` names it as it is
+   * on Linux), or `cwd`, the directory the bot runs in.
+   */
+  readonly into: "home" | "cwd";
+  readonly cache?: string;
+  /** Where a local run puts them, when that is not `cache` on every system. */
+  readonly localCache?: string;
 }
