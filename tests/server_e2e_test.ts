@@ -809,6 +809,12 @@ backendTest(
     await using server = await spawnServer(database.spec);
     const key = server.bootstrapKey!;
     await api(server.baseUrl, key, "PUT", "/secrets/app", { type: "secret", secrets: { A: "1" } });
+    // A set's status turns from pending to ready in the background, which changes its body's
+    // length: the GET and the HEAD compared below must not straddle that.
+    await eventually(
+      async () => (await api(server.baseUrl, key, "GET", "/secrets/app")).body.status,
+      (status) => status === "ready",
+    );
     const origin = new URL(server.baseUrl).origin;
     const cases: [path: string, status: number, withKey: boolean][] = [
       ["/healthz", 200, false],
