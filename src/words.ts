@@ -6,3 +6,28 @@ export function andList(items: readonly string[]): string {
     ? items.join("")
     : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
+
+/**
+ * `text` in lines of at most `width` characters, broken at spaces; continuation lines are
+ * indented by `hang`. A word longer than a line is cut.
+ */
+export function wrap(text: string, width: number, hang = 0): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const room = () => (lines.length ? width - hang : width);
+  const push = () => {
+    lines.push((lines.length ? " ".repeat(hang) : "") + line);
+    line = "";
+  };
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > room()) push();
+    while (word.length > room()) {
+      line = word.slice(0, room());
+      word = word.slice(room());
+      push();
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line || !lines.length) push();
+  return lines;
+}

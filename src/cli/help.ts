@@ -17,6 +17,7 @@ import {
   isArgsValidationError,
 } from "gunshi";
 import { closest, didYouMean } from "../suggest.ts";
+import { wrap } from "../words.ts";
 import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
 
 /** What follows the positionals in a usage line, for commands that take more after `--`. */
@@ -228,31 +229,6 @@ function table(rows: readonly (readonly [string, string])[], width: number): str
 
 function indent(lines: readonly string[], by: number): string[] {
   return lines.map((line) => (line ? " ".repeat(by) + line : line));
-}
-
-/**
- * `text` in lines of at most `width` characters, broken at spaces; continuation lines are
- * indented by `hang`. A word longer than a line is cut.
- */
-export function wrap(text: string, width: number, hang = 0): string[] {
-  const lines: string[] = [];
-  let line = "";
-  const room = () => (lines.length ? width - hang : width);
-  const push = () => {
-    lines.push((lines.length ? " ".repeat(hang) : "") + line);
-    line = "";
-  };
-  for (let word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > room()) push();
-    while (word.length > room()) {
-      line = word.slice(0, room());
-      word = word.slice(room());
-      push();
-    }
-    line = line ? `${line} ${word}` : word;
-  }
-  if (line || !lines.length) push();
-  return lines;
 }
 
 /** Where a parser error happened: the command gunshi resolved (from its context). */

@@ -3,7 +3,7 @@
  * catalog, which every template of the project renders from.
  */
 import { VERSION } from "../version.ts";
-import { andList } from "../words.ts";
+import { andList, wrap } from "../words.ts";
 import { clientView } from "./client.ts";
 import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
 import { lowerName, type ScaffoldConfig } from "./config.ts";
@@ -195,24 +195,12 @@ function modelView(service: Service) {
     ...download,
     label: service.label,
     run: `python -c '${code}'`,
-    comment: wrapLines(comment, 98),
+    comment: wrap(comment, 98),
     // Where a local run puts the files, and where the image has them.
     local_path: download.localCache ??
       (home ? `\`${download.cache}\`` : "`server/`, the directory the bot runs in"),
     image_path: imagePath,
   };
-}
-
-/** `text` in lines of at most `width` characters, broken at spaces. */
-function wrapLines(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const word of text.split(" ")) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + 1 + word.length <= width) {
-      lines[lines.length - 1] = `${last} ${word}`;
-    } else lines.push(word);
-  }
-  return lines;
 }
 
 /** The variable that holds the token in the URL of Daily's dial-in webhook (bot.py reads it). */
