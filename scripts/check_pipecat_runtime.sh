@@ -50,7 +50,10 @@ else
 fi
 VOICEBOT_DENO="$("${deno[@]}" eval 'console.log(Deno.execPath())')"
 export VOICEBOT_DENO
-"$VOICEBOT_DENO" run -A npm:pyright@1.1.414 --version >/dev/null
+# From a directory with no deno.json, as the script runs it (in its work directory): inside this
+# checkout the lockfile resolves pyright, and the registry's answer, which a run elsewhere needs,
+# would not be cached.
+(cd / && "$VOICEBOT_DENO" run -A npm:pyright@1.1.414 --version >/dev/null)
 
 driver=(python3 "$here/check_pipecat_runtime.py" "${args[@]}")
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
