@@ -2,9 +2,12 @@
 # Builds the generated web clients for real, which the test suite does not: scaffolds a bot with
 # each client (vanilla on Vite, the voice UI kit on Vite, the voice UI kit on Next.js) with the
 # CLI, says when this machine's Node is outside the range the client's package.json declares,
-# runs `npm install` and `npm run build` in each from the npm registry, then serves each build
-# with the bot's URL in the client's .env, made from its .env.example, and checks that its server
-# forwards the client's start request to the bot runner (a stand-in that records what reaches it).
+# runs `npm install` and `npm run build` in each from the npm registry (with a start token in
+# the client's .env, made from its .env.example, and checks that the built files for the browser
+# do not hold it), then serves each build with the bot's URL in that .env and checks that its
+# server forwards the client's session requests to the bot runner (a stand-in that records what
+# reaches it): once without BOT_START_TOKEN, when no Authorization header may reach the runner,
+# and once with it, when `Authorization: Bearer <token>` must, exactly.
 # Then it takes the Node ranges the installed packages declare (scripts/client_engines.ts) and
 # compares them with tests/data/client_engines.json, which the test suite holds the clients'
 # `engines` to. Not run by CI: it needs the registry and takes minutes.
@@ -38,15 +41,16 @@ free_port() {
     console.log(s.address().port); s.close(); });'
 }
 
-# The bot runner's stand-in: logs "METHOD path" per request and answers /start as the runner
-# does for SmallWebRTC (a session id).
+# The bot runner's stand-in: logs "METHOD path auth=<Authorization header, or ->" per request and
+# answers /start as the runner does for SmallWebRTC (a session id).
 runner_port=$(free_port)
 runner_log="$work/runner.log"
 : >"$runner_log"
 node -e '
   const [port, log] = process.argv.slice(1);
   require("http").createServer((req, res) => {
-    require("fs").appendFileSync(log, `${req.method} ${req.url}\n`);
+    const auth = req.headers.authorization ?? "-";
+    require("fs").appendFileSync(log, `${req.method} ${req.url} auth=${auth}\n`);
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify(req.url === "/start" ? { sessionId: "check" } : {}));
   }).listen(Number(port), "127.0.0.1");
@@ -55,7 +59,9 @@ pids+=($!)
 # Each client reads the runner's address from its .env: Next.js when it builds, Vite when its
 # server starts. Not from the environment, which would win over the file.
 bot_url="http://127.0.0.1:$runner_port"
-unset BOT_URL
+unset BOT_URL BOT_START_TOKEN
+# The start token the clients are given: it must reach the runner and no file for the browser.
+token="check-start-token-$RANDOM$RANDOM$RANDOM"
 export NEXT_TELEMETRY_DISABLED=1
 
 wait_for() {
@@ -84,9 +90,10 @@ step() {
   fi
 }
 
-# The client's built server forwards /api/start and SmallWebRTC's offer path to the runner.
+# The client's built server forwards /api/start and SmallWebRTC's offer path to the runner, with
+# the Authorization header expected ("-": none).
 check_forwarding() {
-  local client=$1 serve=$2 port
+  local client=$1 serve=$2 auth=$3 port
   port=$(free_port)
   (cd "$client" && "$serve" "$port") &
   local pid=$!
@@ -97,18 +104,43 @@ check_forwarding() {
     -d '{"transport":"webrtc"}'
   curl -sf -X POST "http://127.0.0.1:$port/api/sessions/check/api/offer" \
     -H "content-type: application/json" -d '{"sdp":"","type":"offer"}'
+  curl -sf -X PATCH "http://127.0.0.1:$port/api/sessions/check/api/offer" \
+    -H "content-type: application/json" -d '{"pc_id":"check","candidates":[]}'
   kill "$pid"
+  wait "$pid" 2>/dev/null
   echo
   cat "$runner_log"
-  grep -qx "POST /start" "$runner_log" && grep -qx "POST /sessions/check/api/offer" "$runner_log"
+  local route
+  for route in "POST /start" "POST /sessions/check/api/offer" "PATCH /sessions/check/api/offer"; do
+    grep -qxF "$route auth=$auth" "$runner_log" || { echo "expected: $route auth=$auth"; return 1; }
+  done
 }
 
-# The client's .env from its .env.example, with the stand-in's address for the bot's.
+# The client's .env from its .env.example, with the stand-in's address for the bot's, and with
+# the start token when one is given (its commented line set).
 env_from_example() {
-  local client=$1
+  local client=$1 start_token=${2:-}
   grep -q '^BOT_URL=' "$client/.env.example" || { echo "no BOT_URL= in .env.example"; return 1; }
-  sed "s|^BOT_URL=.*|BOT_URL=$bot_url|" "$client/.env.example" >"$client/.env"
+  grep -qx '# BOT_START_TOKEN=' "$client/.env.example" ||
+    { echo "no '# BOT_START_TOKEN=' in .env.example"; return 1; }
+  local edits=(-e "s|^BOT_URL=.*|BOT_URL=$bot_url|")
+  if [ -n "$start_token" ]; then
+    edits+=(-e "s|^# BOT_START_TOKEN=\$|BOT_START_TOKEN=$start_token|")
+  fi
+  sed "${edits[@]}" "$client/.env.example" >"$client/.env"
   cat "$client/.env"
+  if [ -n "$start_token" ]; then grep -qx "BOT_START_TOKEN=$start_token" "$client/.env"; fi
+}
+
+# The built files the browser loads hold no start token.
+no_token_in_build() {
+  local built=$1
+  [ -d "$built" ] || { echo "no $built"; return 1; }
+  echo "$(find "$built" -type f | wc -l) files in $built"
+  if grep -rlF "$token" "$built"; then
+    echo "the start token is in the files above"
+    return 1
+  fi
 }
 
 # Says, before anything is installed, when this machine's Node is outside the client's range.
@@ -119,8 +151,8 @@ node_in_range() {
 }
 
 check_client() {
-  local name=$1 facts=$2 serve=$3
-  shift 3
+  local name=$1 facts=$2 serve=$3 built=$4
+  shift 4
   local dir="$work/$name" start=$SECONDS
   echo "$name: voicebot init $*"
   mkdir -p "$dir"
@@ -130,10 +162,20 @@ check_client() {
     step "npm install" "$work/$name-install.log" npm install --prefix "$dir/bot/client" \
       --no-audit --no-fund &&
     installed+=("$facts=$dir/bot/client") &&
-    step "client/.env from .env.example" "$work/$name-env.log" env_from_example "$dir/bot/client" &&
+    step "client/.env from .env.example, with BOT_START_TOKEN" "$work/$name-env.log" \
+      env_from_example "$dir/bot/client" "$token" &&
     step "npm run build" "$work/$name-build.log" npm run build --prefix "$dir/bot/client" &&
-    step "forwards /api/* to the runner" "$work/$name-serve.log" \
-      check_forwarding "$dir/bot/client" "$serve"; then
+    step "no start token in $built/" "$work/$name-bundle.log" \
+      no_token_in_build "$dir/bot/client/$built" &&
+    step "client/.env from .env.example, without BOT_START_TOKEN" "$work/$name-env.log" \
+      env_from_example "$dir/bot/client" &&
+    step "forwards /api/* to the runner, no Authorization" "$work/$name-serve.log" \
+      check_forwarding "$dir/bot/client" "$serve" "-" &&
+    step "client/.env with BOT_START_TOKEN" "$work/$name-env-token.log" \
+      env_from_example "$dir/bot/client" "$token" &&
+    step "forwards /api/* to the runner with Authorization: Bearer <token>" \
+      "$work/$name-serve-token.log" \
+      check_forwarding "$dir/bot/client" "$serve" "Bearer $token"; then
     summary+=("ok: $name ($((SECONDS - start)) s)")
   else
     failed=$((failed + 1))
@@ -173,10 +215,10 @@ echo "node $(node --version), npm $(npm --version); bot runner stand-in on $bot_
 cascade=(-m cascade --stt deepgram_stt --llm openai_llm --tts cartesia_tts)
 # The user's camera is for a realtime model that takes video.
 realtime=(-m realtime --realtime gemini_live_realtime)
-check_client vanilla-vite vanilla vite_preview --client-framework vanilla "${cascade[@]}"
-check_client uilib-vite uilib-vite vite_preview --client-framework uilib \
+check_client vanilla-vite vanilla vite_preview dist --client-framework vanilla "${cascade[@]}"
+check_client uilib-vite uilib-vite vite_preview dist --client-framework uilib \
   --client-server devserver_a --video-output --video-input "${realtime[@]}"
-check_client uilib-next uilib-next next_start --client-framework uilib \
+check_client uilib-next uilib-next next_start .next/static --client-framework uilib \
   --client-server devserver_b "${cascade[@]}"
 echo
 check_facts || failed=$((failed + 1))

@@ -145,6 +145,7 @@ const EXPECTED_FILES: Readonly<Record<string, string[]>> = {
     "client/src/app/layout.tsx",
     "client/src/app/page.tsx",
     "client/src/config.ts",
+    "client/src/proxy.ts",
     "client/src/styles.css",
     "client/tsconfig.json",
   ],
@@ -232,7 +233,7 @@ for (const client of CLIENTS) {
         files,
         kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
       );
-      assert.ok(vite.includes(`.BOT_URL || "${BOT_URL}"`));
+      assert.ok(vite.includes(`env.BOT_URL || "${BOT_URL}"`));
       assert.match(vite, /"\/api": \{\s+target: botUrl,/);
       assert.ok(vite.includes('rewrite: (path) => path.replace(/^\\/api/, "")'));
       assert.match(vite, /server: \{ proxy \}/);
@@ -315,16 +316,70 @@ for (const client of CLIENTS) {
         files,
         kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
       );
-      const match = /loadEnv\(mode, "\.", "(\w+)"\)\.(\w+) \|\| "([^"]+)"/.exec(config);
-      assert.ok(match, "vite.config reads the bot's URL with loadEnv from the client's folder");
-      assert.ok(match[2].startsWith(match[1]), "loadEnv's prefix lets the variable through");
-      reads = { name: match[2], fallback: match[3] };
+      const prefix = /const env = loadEnv\(mode, "\.", "(\w+)"\);/.exec(config);
+      assert.ok(prefix, "vite.config reads the client's settings with loadEnv from its folder");
+      const match = /env\.(\w+) \|\| "([^"]+)"/.exec(config);
+      assert.ok(match, "vite.config reads the bot's URL from loadEnv's answer");
+      assert.ok(match[1].startsWith(prefix[1]), "loadEnv's prefix lets the variable through");
+      reads = { name: match[1], fallback: match[2] };
     }
     assert.equal(name, reads.name);
     assert.equal(value, reads.fallback);
     assert.equal(value, BOT_URL, "the example's URL is the runner's");
     assert.match(example, /Copy this file to \.env/);
     assert.ok(read(files, "README.md").includes("`cp .env.example .env` in `client/`"));
+  });
+
+  Deno.test(`${label} client: its server sends the bot's start token, which stays off the browser`, () => {
+    const files = project({ transports: ["lightweb"], ...client });
+    // Where the token is read and sent: the proxy entry of vite.config, Next's proxy.ts.
+    const path = kind === "devserver_b"
+      ? "client/src/proxy.ts"
+      : kind === "vanilla"
+      ? "client/vite.config.js"
+      : "client/vite.config.ts";
+    const server = read(files, path);
+    if (kind === "devserver_b") {
+      // Runs on the server for /api/* only, before next.config.ts's rewrite forwards it.
+      assert.match(server, /^export function proxy\(request: NextRequest\)/m);
+      assert.match(server, /export const config = \{ matcher: "\/api\/:path\*" \};/);
+      assert.match(server, /const token = process\.env\.BOT_START_TOKEN;/);
+      assert.match(server, /if \(!token\) return NextResponse\.next\(\);/);
+      assert.match(server, /headers\.set\("authorization", `Bearer \$\{token\}`\);/);
+      // On the request that goes on to the bot, not on the answer to the browser.
+      assert.match(server, /NextResponse\.next\(\{ request: \{ headers \} \}\)/);
+      assert.doesNotMatch(read(files, "client/next.config.ts"), /BOT_START_TOKEN|env:/);
+    } else {
+      assert.match(server, /const env = loadEnv\(mode, "\.", "BOT_"\);/);
+      assert.match(server, /const token = env\.BOT_START_TOKEN;/);
+      // The /api proxy entry, which both `server` and `preview` use, carries the header.
+      assert.match(
+        server,
+        /"\/api": \{[^}]*headers: token \? \{ authorization: `Bearer \$\{token\}` \} : \{\},\s+\},/,
+      );
+      assert.doesNotMatch(server, /envPrefix|define:/, "nothing widens what reaches the browser");
+    }
+    // No client file reads it under a name the bundler hands to the browser, nor elsewhere.
+    for (const file of clientFiles(files)) {
+      const text = read(files, file);
+      assert.doesNotMatch(text, /(VITE_|NEXT_PUBLIC_)\w*TOKEN/, file);
+      if (file !== path && file !== "client/.env.example") {
+        assert.ok(!text.includes("BOT_START_TOKEN"), `${file} names the token`);
+      }
+    }
+    // The example names it, commented out (a local bot needs none), and says where it stays.
+    const example = read(files, "client/.env.example");
+    assert.match(example, /^# BOT_START_TOKEN=$/m);
+    assert.match(example, /kept on this client's server[^]*never to the browser/);
+    const readme = read(files, "README.md");
+    assert.match(
+      readme,
+      /set `BOT_URL`[^]*A bot elsewhere admits sessions only with its token: set `BOT_START_TOKEN`/,
+    );
+    assert.match(
+      readme,
+      /the client's server sends it with what it forwards, never to the\s+browser/,
+    );
   });
 
   Deno.test(`${label} client: the README says which Node it needs, as its packages do`, () => {
