@@ -568,9 +568,9 @@ function checkModelSteps(name: string, steps: DockerStep[], code: string, bot: B
 }
 
 /** `.dockerignore` keeps secrets and the local virtualenv out, and none of what COPY takes. */
-function checkDockerignore(name: string, steps: DockerStep[], ignore: string | undefined) {
-  assert.ok(ignore !== undefined, `${name}: no server/.dockerignore`);
-  const patterns = ignore.split("\n").filter((l) => l && !l.startsWith("#"));
+function checkDockerignore(name: string, steps: DockerStep[], dockerignore: string | undefined) {
+  assert.ok(dockerignore !== undefined, `${name}: no server/.dockerignore`);
+  const patterns = dockerignore.split("\n").filter((l) => l && !l.startsWith("#"));
   for (const needed of [".env", ".env.*", ".venv/"]) {
     assert.ok(patterns.includes(needed), `${name}: .dockerignore lacks ${needed}`);
   }
