@@ -503,6 +503,11 @@ Deno.test(
     assert.ok(!screen.includes("How do you want to build your bot?"), screen);
     assert.equal(await Deno.readTextFile(join(dir, "AGENTS.md")), projectGuide);
     assert.equal(await exists(join(dir, "GETTING_STARTED.md")), false);
+    // Again, with nothing left to write: the spinner's "Done." comes before the report.
+    await using again = await Terminal.start(dir, ["init", "."]);
+    const second = await again.exit();
+    assert.deepEqual(second.code, 0, second.screen);
+    assert.match(second.screen, /Done\.[\s\S]*✔ Nothing to write/);
   },
 );
 
