@@ -31,3 +31,8 @@ export function wrap(text: string, width: number, hang = 0): string[] {
   if (line || !lines.length) push();
   return lines;
 }
+
+/** A word as a POSIX shell reads it: as it is when it is safe so, else in single quotes. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -93,20 +93,46 @@ class Terminal implements AsyncDisposable {
   }
 }
 
-/** The equivalent command line the wizard printed, without the leading `voicebot`. */
-function printedCommand(screen: string): string[] {
+/** The equivalent command line the wizard printed, without the leading `voicebot`, read by sh. */
+async function printedCommand(screen: string): Promise<string[]> {
   const line = screen.split("\n").find((l) => l.trim().startsWith("voicebot init "));
   if (!line) throw new Error(`no command line on the screen:\n${screen}`);
-  // The wizard quotes only what needs it; the tests' answers never need quoting.
-  return line.trim().split(/\s+/).slice(1);
+  const out = await new Deno.Command("sh", {
+    args: ["-c", `eval "set -- $1"; printf '%s\\0' "$@"`, "sh", line.trim()],
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).split("\0").slice(1, -1);
 }
 
 /** Runs the printed command without a terminal in a fresh directory: the same bytes come out. */
 async function assertReproducible(cwd: string, screen: string, dir: string) {
   await using again = await tempDir();
-  const result = await voicebot(printedCommand(screen), { cwd: again.path });
+  const result = await voicebot(await printedCommand(screen), { cwd: again.path });
   assert.deepEqual(result.code, 0, result.stderr);
   assert.deepEqual(await snapshot(join(again.path, dir)), await snapshot(join(cwd, dir)));
+}
+
+/** The lines under "Next:", as printed. */
+function nextLines(screen: string): string[] {
+  const lines = screen.split("\n");
+  const start = lines.findIndex((line) => line === "Next:");
+  assert.ok(start >= 0, screen);
+  const end = lines.findIndex((line, i) => i > start && !line.startsWith("  "));
+  return lines.slice(start + 1, end).map((line) => line.trim());
+}
+
+/** The options listed under the active question, in order, as shown (the focused one's hint cut). */
+function listed(screen: string, question: string): string[] {
+  const lines = screen.split("\n");
+  const start = lines.findLastIndex((line) => line.startsWith(`◆  ${question}`));
+  assert.ok(start >= 0, screen);
+  const options: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const option = /^│ {2}[●○] (.*)$/.exec(line);
+    if (option) options.push(option[1].replace(/ \([a-z0-9_]+\)$/, ""));
+    else if (line.startsWith("└")) break;
+  }
+  return options;
 }
 
 const tty = { ignore: skipped("tmux"), sanitizeResources: false, sanitizeOps: false };
@@ -155,9 +181,13 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Bot type", "Enter");
   await term.answer("Web client", "Enter");
   await term.answer("Client dev server", "Down", "Enter");
-  await term.answer("Transport", "Enter");
-  await term.answer("Add a second transport for local testing?", "Left", "Enter");
-  await term.answer("Second transport", "Enter");
+  await term.answer("Transport", "Down", "Enter");
+  // One browser transport is left: the question names it, with no list of one to confirm.
+  await term.answer(
+    "Add SmallWebRTC (peer-to-peer WebRTC) as a second transport?",
+    "Left",
+    "Enter",
+  );
   await term.answer("Mode", "Enter");
   await term.search("Speech-to-text service", "deepgram_stt");
   await term.search("Language-model service", "openai_llm");
@@ -192,7 +222,7 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
   await term.answer("Bot type", "Down", "Enter");
   // carrier1..carrier4, then hosted_pstn.
   await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
-  await term.answer("Call direction", "Down", "Enter");
+  await term.answer("Call direction for Daily PSTN", "Down", "Enter");
   await term.answer("Add a second transport for local testing?", "Enter");
   await term.answer("Mode", "Enter");
   await term.search("Speech-to-text service", "deepgram_stt");
@@ -224,8 +254,8 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.answer("Project name", "Enter");
   await term.answer("Bot type", "Enter");
   await term.answer("Web client", "Down", "Down", "Enter");
-  await term.answer("Transport", "Down", "Enter");
-  await term.answer("Add a second transport for local testing?", "Enter");
+  await term.answer("Transport", "Enter");
+  await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
   await term.answer("Mode", "Down", "Enter");
   await term.search("Realtime service", "gemini_live_realtime");
   for (
@@ -255,6 +285,178 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   assert.ok(screen.includes("transports: lightweb"), screen);
   await assertReproducible(cwd.path, screen, "rtbot");
 });
+
+/** A web bot's questions after the transport, each answered with Enter. */
+const WEB_REST = [
+  "Add Daily (WebRTC) as a second transport?",
+  "Mode",
+  "Speech-to-text service",
+  "Language-model service",
+  "Text-to-speech service",
+  "Record the conversation's audio?",
+  "Log the conversation's transcript?",
+  "Add a video avatar?",
+  "Send video?",
+  "Trace the pipeline with OpenTelemetry?",
+  "Generate the cloud deployment files?",
+  "Enable noise cancellation on the cloud?",
+  "Make the bot eval-ready?",
+  "Create this project?",
+];
+
+Deno.test(
+  "init in a terminal: Enter at every question makes the quickstart's bot on SmallWebRTC",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init"]);
+    await term.answer("Where should the project go?", "Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (
+      const question of [
+        "Project name",
+        "Bot type",
+        "Web client",
+        "Client dev server",
+        "Transport",
+        ...WEB_REST,
+      ]
+    ) await term.answer(question, "Enter");
+    const { code, screen } = await term.exit();
+    assert.deepEqual(code, 0, screen);
+    const config = JSON.parse(
+      await Deno.readTextFile(join(cwd.path, "my-voice-bot/voicebot.json")),
+    );
+    assert.deepEqual(
+      [
+        config.transports,
+        config.mode,
+        config.stt_service,
+        config.llm_service,
+        config.tts_service,
+        config.client_framework,
+        config.client_server,
+      ],
+      [
+        ["lightweb"],
+        "cascade",
+        "deepgram_stt",
+        "openai_llm",
+        "cartesia_tts",
+        "uilib",
+        "devserver_a",
+      ],
+    );
+    await assertReproducible(cwd.path, screen, "my-voice-bot");
+  },
+);
+
+Deno.test("init in a terminal: a search lists the vendor's own service first", tty, async () => {
+  await using cwd = await tempDir();
+  await using term = await Terminal.start(cwd.path, ["init", "search"]);
+  await term.answer("How do you want to build your bot?", "Down", "Enter");
+  for (const question of ["Project name", "Bot type", "Web client", "Client dev server"]) {
+    await term.answer(question, "Enter");
+  }
+  await term.answer("Transport", "Enter");
+  await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+  await term.answer("Mode", "Enter");
+  await term.answer("Speech-to-text service");
+  await term.type("deep");
+  let screen = await term.waitFor(/Search: deep.*\(\d+ matches\)/);
+  assert.deepEqual(listed(screen, "Speech-to-text service")[0], "Deepgram", screen);
+  await term.press("Enter");
+  await term.answer("Language-model service");
+  await term.type("open");
+  screen = await term.waitFor(/Search: open.*\(\d+ matches\)/);
+  const openai = listed(screen, "Language-model service");
+  assert.deepEqual(openai[0], "OpenAI", screen);
+  assert.ok(openai.indexOf("Azure OpenAI") > 0, screen);
+  await term.press("C-c");
+  assert.deepEqual((await term.exit()).code, 130);
+});
+
+Deno.test(
+  "init in a terminal: a phone bot's local testing offers browser transports, SmallWebRTC first",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "callbot"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name", "Enter");
+    await term.answer("Bot type", "Down", "Enter");
+    await term.answer("Transport", "Enter");
+    await term.answer("Add a second transport for local testing?", "Left", "Enter");
+    const screen = await term.waitFor("◆  Transport for local testing");
+    assert.deepEqual(listed(screen, "Transport for local testing"), [
+      "SmallWebRTC (peer-to-peer WebRTC)",
+      "Daily (WebRTC)",
+    ]);
+    assert.match(screen, /● SmallWebRTC/);
+    await term.press("Enter");
+    for (const question of WEB_REST.slice(1)) {
+      if (["Add a video avatar?", "Send video?"].includes(question)) continue;
+      await term.answer(question, "Enter");
+    }
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    assert.ok(done.screen.includes("transports: carrier1, lightweb"), done.screen);
+    assert.ok(!done.screen.includes("Daily PSTN"), done.screen);
+    // "Next" points at the README's section on the tunnel and the webhook, by its heading.
+    assert.ok(done.screen.includes(`"Phone calls" in callbot/README.md`), done.screen);
+    const readme = await Deno.readTextFile(join(cwd.path, "callbot/README.md"));
+    assert.match(readme, /^## Phone calls$/m);
+    await assertReproducible(cwd.path, done.screen, "callbot");
+  },
+);
+
+Deno.test(
+  "init in a terminal: the Next lines for a directory with a space paste into one shell",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "My Bot"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    // "My Bot" is no project name (a space): the question starts empty.
+    await term.answer("Project name");
+    await term.type("mybot");
+    await term.waitFor("│  mybot");
+    await term.press("Enter");
+    for (
+      const question of ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST]
+    ) {
+      await term.answer(question, "Enter");
+    }
+    const { code, screen } = await term.exit();
+    assert.deepEqual(code, 0, screen);
+    await assertReproducible(cwd.path, screen, "My Bot");
+    const next = nextLines(screen);
+    assert.ok(next.some((line) => line.includes("'My Bot/server'")), screen);
+    // uv and npm stand in: each says where it ran. cp is the real one.
+    const bin = join(cwd.path, ".bin");
+    await Deno.mkdir(bin);
+    for (const tool of ["uv", "npm"]) {
+      await Deno.writeTextFile(
+        join(bin, tool),
+        `#!/bin/sh\necho "${tool} $* in $(basename "$(dirname "$PWD")")/$(basename "$PWD")" >> "${cwd.path}/.log"\n`,
+      );
+      await Deno.chmod(join(bin, tool), 0o755);
+    }
+    const out = await new Deno.Command("sh", {
+      args: ["-ec", next.join("\n")],
+      cwd: cwd.path,
+      env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+    }).output();
+    assert.ok(out.success, `${next.join("\n")}\n${new TextDecoder().decode(out.stderr)}`);
+    assert.ok(await exists(join(cwd.path, "My Bot/server/.env")));
+    assert.deepEqual((await Deno.readTextFile(join(cwd.path, ".log"))).trim().split("\n"), [
+      "uv sync in My Bot/server",
+      "uv run bot.py in My Bot/server",
+      "npm install in My Bot/client",
+      "npm run dev in My Bot/client",
+    ]);
+  },
+);
 
 Deno.test(
   "init in a terminal: a guide from another version is offered for refresh",
@@ -301,6 +503,11 @@ Deno.test(
     assert.ok(!screen.includes("How do you want to build your bot?"), screen);
     assert.equal(await Deno.readTextFile(join(dir, "AGENTS.md")), projectGuide);
     assert.equal(await exists(join(dir, "GETTING_STARTED.md")), false);
+    // Again, with nothing left to write: the spinner's "Done." comes before the report.
+    await using again = await Terminal.start(dir, ["init", "."]);
+    const second = await again.exit();
+    assert.deepEqual(second.code, 0, second.screen);
+    assert.match(second.screen, /Done\.[\s\S]*✔ Nothing to write/);
   },
 );
 
@@ -322,7 +529,8 @@ Deno.test(
       await term.answer("Client dev server", key);
       const { code, screen } = await term.exit();
       assert.deepEqual(code, 130, screen);
-      assert.ok(screen.includes("Cancelled."), screen);
+      assert.match(screen, /^Cancelled\.$/m);
+      assert.ok(!screen.includes("error"), screen);
       assert.deepEqual(await snapshot(cwd.path), before);
     }
   },

@@ -4,7 +4,7 @@ import type { Problem, ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { basename, relative, resolve } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { andList } from "../words.ts";
+import { andList, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
@@ -147,11 +147,12 @@ export default define({
 
 /** On a terminal with nothing to go on: ask, confirm, write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
-  const [{ terminalPrompter: prompt, orCancelled }, wizard, { initProject }] = await Promise.all([
-    import("./prompt.ts"),
-    import("./init_wizard.ts"),
-    import("../init/mod.ts"),
-  ]);
+  const [{ terminalPrompter: prompt, loadedSpinner, orCancelled }, wizard, { initProject }] =
+    await Promise.all([
+      import("./prompt.ts"),
+      import("./init_wizard.ts"),
+      import("../init/mod.ts"),
+    ]);
   const cwd = Deno.cwd();
   const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
   const scaffold = Object.keys(answers.flags).length > 0;
@@ -162,7 +163,8 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
       throw new CancelledError();
     }
   }
-  const spinner = prompt.spinner();
+  // Loaded before it starts, so that its "Done." comes before the report, not after it.
+  const spinner = await loadedSpinner();
   spinner.start("Writing the project");
   const writing = initProject({
     cwd,
@@ -283,7 +285,7 @@ function reportGuides({ kept, replaced }: InitResult, dir: string) {
     printWarning(
       `${edited.join(" and ")} still ${edited.length === 1 ? "is" : "are"} the coding-agent ` +
         `guide, edited since voicebot wrote it, so it was kept. To replace it with this project's ` +
-        `guide, run: voicebot init ${dir} --overwrite-guide`,
+        `guide, run: voicebot init ${shellQuote(dir)} --overwrite-guide`,
     );
   }
   for (const guide of kept) {
@@ -300,25 +302,37 @@ function reportGuides({ kept, replaced }: InitResult, dir: string) {
         age === "older" ? "an older" : "a newer"
       } ` +
         `voicebot; this is ${VERSION}. To replace ${other.length === 1 ? "it" : "them"} with ` +
-        `this version's template, run: voicebot init ${dir} --overwrite-guide`,
+        `this version's template, run: voicebot init ${shellQuote(dir)} --overwrite-guide`,
     );
   }
 }
 
+/**
+ * Each line runs in a subshell from the directory `init` ran in, so that they paste as printed
+ * into one shell, and a directory with a space in its name is quoted.
+ */
 function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where: string) {
-  const server = where === "." ? "server" : `${where}/server`;
   if (result.projectGuides) return; // a refresh of a scaffolded project's guides: nothing new to run
   if (!result.config) {
     printNote(
-      `Next: open ${where} with your coding agent and ask it to build your bot; GETTING_STARTED.md explains.`,
+      `Next: open ${
+        shellQuote(where)
+      } with your coding agent and ask it to build your bot; GETTING_STARTED.md explains.`,
     );
     return;
   }
+  const inside = (sub: string) => shellQuote(where === "." ? sub : `${where}/${sub}`);
   printNote("Next:");
-  printNote(`  cd ${server} && cp .env.example .env    # then fill in your keys`);
-  printNote("  uv sync && uv run bot.py");
+  printNote(`  (cd ${inside("server")} && cp .env.example .env)    # then fill in your keys`);
+  printNote(`  (cd ${inside("server")} && uv sync && uv run bot.py)`);
   if (result.config.client_framework && result.config.client_framework !== "none") {
-    const client = where === "." ? "client" : `${where}/client`;
-    printNote(`  cd ${client} && npm install && npm run dev    # in another terminal`);
+    printNote(`  (cd ${inside("client")} && npm install && npm run dev)    # in another terminal`);
+  }
+  if (result.config.bot_type === "telephony") {
+    printNote(
+      `Calls reach the bot through a tunnel and the carrier's webhook: "Phone calls" in ${
+        where === "." ? "README.md" : `${where}/README.md`
+      } says how.`,
+    );
   }
 }

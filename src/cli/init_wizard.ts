@@ -12,9 +12,10 @@ import {
   TRANSPORTS,
 } from "../init/catalog.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
-import { guidesFor } from "../init/mod.ts";
+import { guidesFor, QUICKSTART } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
 import { basename, resolve } from "../paths.ts";
+import { shellQuote } from "../words.ts";
 import type { Prompter, SelectOption } from "./prompt.ts";
 
 export interface WizardAnswers {
@@ -113,11 +114,9 @@ async function askScaffold(prompt: Prompter, defaultName: string): Promise<Scaff
     }
   }
 
-  const transports = [await askTransport(prompt, flags, botType, "Transport")];
-  if (await prompt.confirm("Add a second transport for local testing?", { initial: false })) {
-    const second = await askTransport(prompt, flags, botType, "Second transport", transports);
-    transports.push(second);
-  }
+  const transports = [await askTransport(prompt, flags, botType)];
+  const second = await askLocalTransport(prompt, botType, transports[0]);
+  if (second) transports.push(second);
   flags.transports = transports;
 
   const mode = await prompt.select("Mode", [
@@ -157,33 +156,83 @@ async function askScaffold(prompt: Prompter, defaultName: string): Promise<Scaff
   return flags;
 }
 
+/** A web bot's transport starts at the quickstart's first (SmallWebRTC: local, no account). */
 async function askTransport(
   prompt: Prompter,
   flags: ScaffoldInput,
   botType: string,
-  message: string,
-  taken: string[] = [],
 ): Promise<string> {
-  const options: SelectOption<string>[] = TRANSPORT_CHOICES
-    .filter((choice) => !taken.includes(choice))
-    .map((choice) => ({ choice, transport: TRANSPORTS.find((t) => t.choice === choice)! }))
-    // A telephony bot may add a web transport for testing; a web bot never takes a phone line.
-    .filter(({ transport }) => botType === "telephony" || transport.group === "web")
-    .filter(({ transport }) => taken.length > 0 || transport.group === botType)
-    .map(({ choice, transport }) => ({
-      value: choice,
-      label: transport.direction ? transport.label.replace(/ dial-(in|out)$/, "") : transport.label,
-      hint: choice,
-    }));
-  const choice = await prompt.select(message, options);
+  const options = transportOptions((transport) => transport.group === botType);
+  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
+  const choice = await prompt.select("Transport", options, initial);
   if (choice === "hosted_pstn" || choice === "carrier1_hosted_sip") {
     const key = choice === "hosted_pstn" ? "daily_pstn_mode" : "twilio_daily_sip_mode";
-    flags[key] = await prompt.select("Call direction", [
+    const label = options.find((option) => option.value === choice)!.label;
+    flags[key] = await prompt.select(`Call direction for ${label}`, [
       { value: "dial-in", label: "Dial-in", hint: "people call the bot" },
       { value: "dial-out", label: "Dial-out", hint: "the bot calls people" },
     ], "dial-in");
   }
   return choice;
+}
+
+/**
+ * A second transport, to talk to the bot in a browser: only browser transports are offered,
+ * SmallWebRTC first (it needs no account). Where one is left, it is named in the question
+ * rather than picked from a list of one.
+ */
+async function askLocalTransport(
+  prompt: Prompter,
+  botType: string,
+  first: string,
+): Promise<string | undefined> {
+  const options = transportOptions((transport) => transport.group === "web")
+    .filter((option) => option.value !== first);
+  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
+  options.sort((a, b) => Number(b.value === initial) - Number(a.value === initial));
+  if (options.length === 0) return undefined;
+  if (options.length === 1) {
+    const only = options[0];
+    const add = await prompt.confirm(
+      `Add ${only.label} as a second transport${
+        botType === "telephony" ? " for local testing" : ""
+      }?`,
+      { initial: false },
+    );
+    return add ? only.value : undefined;
+  }
+  if (!await prompt.confirm("Add a second transport for local testing?", { initial: false })) {
+    return undefined;
+  }
+  return await prompt.select("Transport for local testing", options, initial);
+}
+
+function transportOptions(
+  keep: (transport: (typeof TRANSPORTS)[number]) => boolean,
+): (SelectOption<string> & { label: string })[] {
+  return TRANSPORT_CHOICES
+    .map((choice) => ({ choice, transport: TRANSPORTS.find((t) => t.choice === choice)! }))
+    .filter(({ transport }) => keep(transport))
+    .map(({ choice, transport }) => ({
+      value: choice,
+      label: transport.direction ? transport.label.replace(/ dial-(in|out)$/, "") : transport.label,
+      hint: choice,
+    }));
+}
+
+/**
+ * Each list starts at the quickstart's service (Deepgram, OpenAI, Cartesia); the realtime list at
+ * the realtime service of the quickstart's language-model vendor (OpenAI Realtime).
+ */
+function defaultService(kind: ServiceKind): string | undefined {
+  const preset: Partial<Record<ServiceKind, string | undefined>> = {
+    stt: QUICKSTART.stt_service,
+    llm: QUICKSTART.llm_service,
+    tts: QUICKSTART.tts_service,
+    realtime: QUICKSTART.llm_service?.replace(/_llm$/, "_realtime"),
+  };
+  const id = preset[kind];
+  return id !== undefined && findService(id)?.kind === kind ? id : undefined;
 }
 
 async function askService(prompt: Prompter, kind: ServiceKind, message: string): Promise<string> {
@@ -192,7 +241,7 @@ async function askService(prompt: Prompter, kind: ServiceKind, message: string):
     label: service.label,
     hint: service.id,
   }));
-  return await prompt.search(message, options);
+  return await prompt.search(message, options, defaultService(kind));
 }
 
 /** The summary shown before anything is written: the resolved configuration, or its problems. */
@@ -215,8 +264,4 @@ export function commandLine(answers: WizardAnswers): string {
   }
   if (answers.overwriteGuide) args.push("--overwrite-guide");
   return args.map(shellQuote).join(" ");
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -141,13 +141,60 @@ export async function search<T>(
   const { clack: c, output } = await clack();
   const value = await c.autocomplete<T>({
     message,
-    // deno-lint-ignore no-explicit-any
-    options: options as any,
+    // A function, so that the list comes in `rankMatches`'s order for what is typed; clack then
+    // keeps the matches (its filter, given ours) in that order, and counts them against the whole.
+    options: function (this: { userInput?: string }) {
+      return rankMatches(options, this.userInput ?? "");
+      // deno-lint-ignore no-explicit-any
+    } as any,
+    filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
     initialValue: initial,
     placeholder: "type to search",
     output,
   });
   return answered<T>(c, value as T | symbol);
+}
+
+const NO_MATCH = 4;
+
+/**
+ * How well an option matches what is typed, best first: 0, the label is what is typed, or begins
+ * with it as a whole word (the vendor's name: `deepgram`, `open ai`); 1, the label begins with it
+ * (`deep`, `open`); 2, a later word of the label does (`sage` in "Deepgram on SageMaker"); 3, it
+ * is inside the label, the hint or the value; `NO_MATCH` otherwise. Case is ignored.
+ */
+export function matchRank(option: SelectOption<unknown>, query: string): number {
+  const q = query.trim().toLowerCase();
+  if (q === "") return 0;
+  const label = (option.label ?? String(option.value)).toLowerCase();
+  if (label === q || (label.startsWith(q) && /^[^a-z0-9]/.test(label.slice(q.length)))) return 0;
+  if (label.startsWith(q)) return 1;
+  if (label.split(/[^a-z0-9]+/).some((word) => word.startsWith(q))) return 2;
+  const hint = (option.hint ?? "").toLowerCase();
+  if (label.includes(q) || hint.includes(q) || String(option.value).toLowerCase().includes(q)) {
+    return 3;
+  }
+  return NO_MATCH;
+}
+
+/**
+ * The options in the order a search for `query` lists them: by `matchRank`; among labels that
+ * begin with it, the one with fewer words first (plain "Deepgram" before "Deepgram Flux on
+ * SageMaker"); otherwise in their own order. Options that do not match come last.
+ */
+export function rankMatches<O extends SelectOption<unknown>>(
+  options: readonly O[],
+  query: string,
+): O[] {
+  const words = (option: O) => (option.label ?? String(option.value)).split(/\s+/).length;
+  return options
+    .map((option, index) => ({ option, index, rank: matchRank(option, query) }))
+    .sort((a, b) =>
+      a.rank - b.rank ||
+      (a.rank <= 1 && query.trim() !== "" ? words(a.option) - words(b.option) : 0) ||
+      a.index - b.index
+    )
+    .map(({ option }) => option);
 }
 
 /** Without a terminal: draws nothing, and is never cancelled (SIGINT ends the process as usual). */
@@ -183,6 +230,17 @@ export function spinner(): Spinner {
     error: (m) => call((s) => s.error(m)),
     signal: controller.signal,
   };
+}
+
+/**
+ * A spinner whose modules have loaded: what it draws is on the screen before the next line the
+ * command prints (`spinner()` queues its calls until then, so a quick task's report could come
+ * before the spinner's "Done.").
+ */
+export async function loadedSpinner(): Promise<Spinner> {
+  if (!isInteractive()) return quietSpinner();
+  const controller = new AbortController();
+  return { ...drawingSpinner(await loadSpinnerIo(), controller), signal: controller.signal };
 }
 
 /** `work`, or `CancelledError` as soon as `spinner` is cancelled, whichever comes first. */

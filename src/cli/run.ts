@@ -3,8 +3,14 @@
  */
 import { cli, type CommandContext, define } from "gunshi";
 import { VERSION } from "../version.ts";
-import { ChildExited, DifferencesFound, ExitCode, VoicebotError } from "../errors.ts";
-import { printError } from "./output.ts";
+import {
+  CancelledError,
+  ChildExited,
+  DifferencesFound,
+  ExitCode,
+  VoicebotError,
+} from "../errors.ts";
+import { printError, printNote } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
@@ -74,6 +80,12 @@ function report(error: unknown, verbose: boolean, place?: ErrorPlace): number {
   if (error instanceof DifferencesFound) return error.exitCode;
   // `secrets run`: the command's own status, passed on.
   if (error instanceof ChildExited) return error.status;
+  // The user's own choice, not an error: its words alone (`Cancelled.`), and what it left.
+  if (error instanceof CancelledError) {
+    printNote(error.message);
+    if (error.hint) printNote(`hint: ${error.hint}`);
+    return error.exitCode;
+  }
   if (error instanceof VoicebotError) {
     // An API error shows what the server said, with its request id for a bug report.
     const api = error.api &&
