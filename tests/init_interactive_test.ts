@@ -377,6 +377,42 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
 });
 
 Deno.test(
+  "init in a terminal: a search with no match keeps the question open, then a pick completes the run",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "nomatch"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", "Bot type", "Web client", "Client dev server"]) {
+      await term.answer(question, "Enter");
+    }
+    await term.answer("Transport", "Enter");
+    await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+    await term.answer("Mode", "Enter");
+    await term.search("Speech-to-text service", "deepgram_stt");
+    await term.search("Language-model service", "openai_llm");
+    await term.answer("Text-to-speech service");
+    await term.type("zzz");
+    await term.waitFor(/Search: zzz/);
+    await term.press("Enter");
+    let screen = await term.waitFor("Nothing matches");
+    assert.match(screen, /▲ {2}Text-to-speech service/, screen);
+    assert.ok(!screen.includes("Record the conversation's audio?"), screen);
+    await term.press(...Array(3).fill("BSpace"));
+    await term.type("elevenlabs_tts");
+    await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
+    await term.press("Enter");
+    for (const question of WEB_REST.slice(5)) await term.answer(question, "Enter");
+    const done = await term.exit();
+    screen = done.screen;
+    assert.deepEqual(done.code, 0, screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "nomatch/voicebot.json")));
+    assert.deepEqual(config.tts_service, "elevenlabs_tts");
+    await assertReproducible(cwd.path, screen, "nomatch");
+  },
+);
+
+Deno.test(
   "init in a terminal: a phone bot's local testing offers browser transports, SmallWebRTC first",
   tty,
   async () => {

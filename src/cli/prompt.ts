@@ -150,8 +150,15 @@ export async function search<T>(
     filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
     initialValue: initial,
     placeholder: "type to search",
+    // Enter with nothing matching would answer nothing (clack submits `undefined`): the question
+    // stays open instead, and says why.
+    validate: (picked) =>
+      picked === undefined || (Array.isArray(picked) && picked.length === 0)
+        ? "Nothing matches: delete some letters (Backspace) and pick one."
+        : undefined,
     output,
   });
+  if (value === undefined) throw new Error(`no answer to "${message}"`);
   return answered<T>(c, value as T | symbol);
 }
 
