@@ -173,6 +173,46 @@ Deno.test("init in a terminal: the directory question refuses a file", tty, asyn
   assert.ok(await exists(join(cwd.path, "elsewhere/GETTING_STARTED.md")));
 });
 
+Deno.test(
+  "init in a terminal: files a scaffold would overwrite are named right after the directory",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const mine = join(cwd.path, "my-voice-bot");
+    await Deno.mkdir(mine);
+    await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
+    await Deno.writeTextFile(join(mine, "notes.txt"), "mine\n");
+    const before = await snapshot(mine);
+    await using term = await Terminal.start(cwd.path, ["init"]);
+    await term.answer("Where should the project go?", "Enter");
+    const screen = await term.waitFor(
+      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it.",
+    );
+    // Only what a scaffold writes is named: notes.txt is no clash.
+    assert.ok(!screen.includes("notes.txt"), screen);
+    assert.deepEqual(listed(screen, "my-voice-bot already has"), [
+      "Choose another directory",
+      "Go on in my-voice-bot",
+      "Cancel",
+    ]);
+    await term.press("Enter");
+    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+    await term.type("elsewhere");
+    await term.waitFor("│  elsewhere");
+    await term.press("Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name", "Enter");
+    for (
+      const question of ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST]
+    ) await term.answer(question, "Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    assert.deepEqual(await snapshot(mine), before);
+    assert.ok(await exists(join(cwd.path, "elsewhere/server/bot.py")));
+    await assertReproducible(cwd.path, done.screen, "elsewhere");
+  },
+);
+
 Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, async () => {
   await using cwd = await tempDir();
   await using term = await Terminal.start(cwd.path, ["init", "webbot"]);

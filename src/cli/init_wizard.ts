@@ -12,10 +12,11 @@ import {
   TRANSPORTS,
 } from "../init/catalog.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
-import { guidesFor, QUICKSTART } from "../init/mod.ts";
+import { guidesFor, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
-import { basename, resolve } from "../paths.ts";
-import { shellQuote } from "../words.ts";
+import { CancelledError } from "../errors.ts";
+import { basename, join, resolve } from "../paths.ts";
+import { andList, shellQuote } from "../words.ts";
 import type { Prompter, SelectOption } from "./prompt.ts";
 
 export interface WizardAnswers {
@@ -32,13 +33,8 @@ export async function runWizard(
   cwd: string,
   given: { dir?: string; overwriteGuide: boolean },
 ): Promise<WizardAnswers> {
-  const dir = given.dir ?? await prompt.text("Where should the project go?", {
-    placeholder: DEFAULT_DIR,
-    initial: DEFAULT_DIR,
-    validate: (value) => directoryProblem(cwd, value),
-  });
+  const { dir, guides, kind } = await askDirectory(prompt, cwd, given.dir);
   const root = resolve(cwd, dir);
-  const { guides, kind } = await guidesFor(root);
   const overwriteGuide = given.overwriteGuide ||
     await offerGuideRefresh(prompt, root, guides, kind);
   // A scaffolded project is made already: only its guides are left to write.
@@ -54,6 +50,63 @@ export async function runWizard(
   if (how === "agent") return { dir, overwriteGuide, flags: {} };
   const flags = await askScaffold(prompt, basename(resolve(cwd, dir)));
   return { dir, overwriteGuide, flags };
+}
+
+/**
+ * The target directory, checked as soon as it is given: files already there that a scaffold
+ * could write over are named, with the choice of another directory, going on, or cancelling.
+ * (A scaffolded project is not checked: only its own guides are left to write.)
+ */
+async function askDirectory(
+  prompt: Prompter,
+  cwd: string,
+  given: string | undefined,
+): Promise<{ dir: string; guides: PlannedFile[]; kind: GuideKind }> {
+  let dir = given;
+  for (;;) {
+    dir ??= await prompt.text("Where should the project go?", {
+      placeholder: DEFAULT_DIR,
+      initial: DEFAULT_DIR,
+      validate: (value) => directoryProblem(cwd, value),
+    });
+    const root = resolve(cwd, dir);
+    const { guides, kind } = await guidesFor(root);
+    const clashes = kind === "project" ? [] : existingScaffoldFiles(root);
+    if (clashes.length === 0) return { dir, guides, kind };
+    const shown = clashes.length > 6
+      ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
+      : clashes;
+    const choice = await prompt.select(
+      `${dir} already has ${andList(shown)}: a scaffolded bot would write over ${
+        clashes.length === 1 ? "it" : "them"
+      }.`,
+      [
+        { value: "other", label: "Choose another directory" },
+        {
+          value: "here",
+          label: `Go on in ${dir}`,
+          hint: "the guides never overwrite; a scaffold stops before writing over a file",
+        },
+        { value: "cancel", label: "Cancel" },
+      ],
+      "other",
+    );
+    if (choice === "cancel") throw new CancelledError();
+    if (choice === "here") return { dir, guides, kind };
+    dir = undefined;
+  }
+}
+
+/** The files under `root` that some scaffold writes (whether they differ is known only later). */
+function existingScaffoldFiles(root: string): string[] {
+  return scaffoldPaths().filter((path) => {
+    try {
+      Deno.statSync(join(root, path));
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function directoryProblem(cwd: string, value: string): string | undefined {
