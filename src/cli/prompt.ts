@@ -45,6 +45,10 @@ export interface Prompter {
   search<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
   /** On a terminal a spinner on stderr; otherwise it does nothing. */
   spinner(): Spinner;
+  /** A framed note in the questions' frame: `lines` under `title`. */
+  note(title: string, lines: readonly string[]): Promise<void>;
+  /** A warning in the questions' frame. */
+  warn(message: string): Promise<void>;
 }
 
 export function isInteractive(): boolean {
@@ -371,6 +375,20 @@ function holdKeys(io: SpinnerIo, onCancel: () => void): () => void {
   };
 }
 
+export async function note(title: string, lines: readonly string[]): Promise<void> {
+  requireTerminal(title);
+  const { clack: c, output } = await clack();
+  // deno-lint-ignore no-explicit-any
+  c.note(lines.join("\n"), title, { output: output as any });
+}
+
+export async function warn(message: string): Promise<void> {
+  requireTerminal(message);
+  const { clack: c, output } = await clack();
+  // deno-lint-ignore no-explicit-any
+  c.log.warn(message, { output: output as any });
+}
+
 /** The real prompter, on the process's terminal. */
 export const terminalPrompter: Prompter = {
   isInteractive,
@@ -380,4 +398,6 @@ export const terminalPrompter: Prompter = {
   select,
   search,
   spinner,
+  note,
+  warn,
 };
