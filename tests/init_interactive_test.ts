@@ -227,6 +227,46 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "init in a terminal: going on past a clash, the write is refused at the summary and the directory asked again, answers kept",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const mine = join(cwd.path, "mine");
+    await Deno.mkdir(mine);
+    await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
+    const before = await snapshot(mine);
+    await using term = await Terminal.start(cwd.path, ["init", "mine"]);
+    await term.answer("mine already has README.md", "Down", "Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (
+      const question of [
+        "Project name",
+        "Bot type",
+        "Web client",
+        "Client dev server",
+        "Transport",
+        ...WEB_REST,
+      ]
+    ) await term.answer(question, "Enter");
+    await term.waitFor("mine already has README.md, with other content");
+    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+    await term.type("other");
+    await term.waitFor("│  other");
+    await term.press("Enter");
+    const screen = await term.waitFor("◆  Create this project?");
+    assert.deepEqual(summaryOf(screen)[0], "Directory: other");
+    await term.press("Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    assert.deepEqual(await snapshot(mine), before);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "other/voicebot.json")));
+    // The name was the first directory's, and stays what was answered.
+    assert.deepEqual(config.project_name, "mine");
+    await assertReproducible(cwd.path, done.screen, "other");
+  },
+);
+
 Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, async () => {
   await using cwd = await tempDir();
   await using term = await Terminal.start(cwd.path, ["init", "webbot"]);
