@@ -135,6 +135,20 @@ function listed(screen: string, question: string): string[] {
   return options;
 }
 
+/** The last summary's lines, as shown in its frame. */
+function summaryOf(screen: string): string[] {
+  const lines = screen.split("\n");
+  const start = lines.findLastIndex((line) => /^◇ {2}Summary /.test(line));
+  assert.ok(start >= 0, screen);
+  const out: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^[├╰]/.test(line)) break;
+    const text = line.replace(/^│/, "").replace(/│\s*$/, "").trim();
+    if (text !== "") out.push(text);
+  }
+  return out;
+}
+
 const tty = { ignore: skipped("tmux"), sanitizeResources: false, sanitizeOps: false };
 
 Deno.test("init in a terminal: the coding-agent path with the default directory", tty, async () => {
@@ -173,6 +187,86 @@ Deno.test("init in a terminal: the directory question refuses a file", tty, asyn
   assert.ok(await exists(join(cwd.path, "elsewhere/GETTING_STARTED.md")));
 });
 
+Deno.test(
+  "init in a terminal: files a scaffold would overwrite are named right after the directory",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const mine = join(cwd.path, "my-voice-bot");
+    await Deno.mkdir(mine);
+    await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
+    await Deno.writeTextFile(join(mine, "notes.txt"), "mine\n");
+    const before = await snapshot(mine);
+    await using term = await Terminal.start(cwd.path, ["init"]);
+    await term.answer("Where should the project go?", "Enter");
+    const screen = await term.waitFor(
+      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it.",
+    );
+    // Only what a scaffold writes is named: notes.txt is no clash.
+    assert.ok(!screen.includes("notes.txt"), screen);
+    assert.deepEqual(listed(screen, "my-voice-bot already has"), [
+      "Choose another directory",
+      "Go on in my-voice-bot",
+      "Cancel",
+    ]);
+    await term.press("Enter");
+    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+    await term.type("elsewhere");
+    await term.waitFor("│  elsewhere");
+    await term.press("Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name", "Enter");
+    for (
+      const question of ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST]
+    ) await term.answer(question, "Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    assert.deepEqual(await snapshot(mine), before);
+    assert.ok(await exists(join(cwd.path, "elsewhere/server/bot.py")));
+    await assertReproducible(cwd.path, done.screen, "elsewhere");
+  },
+);
+
+Deno.test(
+  "init in a terminal: going on past a clash, the write is refused at the summary and the directory asked again, answers kept",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const mine = join(cwd.path, "mine");
+    await Deno.mkdir(mine);
+    await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
+    const before = await snapshot(mine);
+    await using term = await Terminal.start(cwd.path, ["init", "mine"]);
+    await term.answer("mine already has README.md", "Down", "Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (
+      const question of [
+        "Project name",
+        "Bot type",
+        "Web client",
+        "Client dev server",
+        "Transport",
+        ...WEB_REST,
+      ]
+    ) await term.answer(question, "Enter");
+    await term.waitFor("mine already has README.md, with other content");
+    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+    await term.type("other");
+    await term.waitFor("│  other");
+    await term.press("Enter");
+    const screen = await term.waitFor("◆  Create this project?");
+    assert.deepEqual(summaryOf(screen)[0], "Directory: other");
+    await term.press("Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    assert.deepEqual(await snapshot(mine), before);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "other/voicebot.json")));
+    // The name was the first directory's, and stays what was answered.
+    assert.deepEqual(config.project_name, "mine");
+    await assertReproducible(cwd.path, done.screen, "other");
+  },
+);
+
 Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, async () => {
   await using cwd = await tempDir();
   await using term = await Terminal.start(cwd.path, ["init", "webbot"]);
@@ -201,12 +295,12 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Generate the cloud deployment files?", "Enter");
   await term.answer("Enable noise cancellation on the cloud?", "Enter");
   await term.answer("Make the bot eval-ready?", "Enter");
-  await term.waitFor("transports: hosted, lightweb");
+  await term.waitFor("Second transport: SmallWebRTC (peer-to-peer WebRTC)");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
-  assert.ok(screen.includes("client_server: devserver_b"), screen);
-  assert.ok(screen.includes("recording: true"), screen);
+  assert.ok(screen.includes("Client dev server: Next.js"), screen);
+  assert.ok(screen.includes("Record audio: yes"), screen);
   assert.ok(!screen.includes("Receive the user's video?"), screen);
   assert(await exists(join(cwd.path, "webbot/client/package.json")));
   assert(await exists(join(cwd.path, "webbot/server/bot.py")));
@@ -238,7 +332,7 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
       "Make the bot eval-ready?",
     ]
   ) await term.answer(question, "Enter");
-  await term.waitFor("transports: hosted_pstn_dialout");
+  await term.waitFor("Call direction: Dial-out");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
@@ -276,13 +370,13 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
       "Make the bot eval-ready?",
     ]
   ) await term.answer(question, "Enter");
-  await term.waitFor("mode: realtime");
+  await term.waitFor("Mode: Realtime");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
-  assert.match(screen, /realtime_service: gemini_live_realtime/);
-  assert.match(screen, /video_input: true/);
-  assert.ok(screen.includes("transports: lightweb"), screen);
+  assert.match(screen, /--realtime gemini_live_realtime/);
+  assert.match(screen, /Receive the user's video: yes/);
+  assert.ok(screen.includes("Second transport: none"), screen);
   await assertReproducible(cwd.path, screen, "rtbot");
 });
 
@@ -377,6 +471,135 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
 });
 
 Deno.test(
+  "init in a terminal: a search with no match keeps the question open, then a pick completes the run",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "nomatch"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", "Bot type", "Web client", "Client dev server"]) {
+      await term.answer(question, "Enter");
+    }
+    await term.answer("Transport", "Enter");
+    await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+    await term.answer("Mode", "Enter");
+    await term.search("Speech-to-text service", "deepgram_stt");
+    await term.search("Language-model service", "openai_llm");
+    await term.answer("Text-to-speech service");
+    await term.type("zzz");
+    await term.waitFor(/Search: zzz/);
+    await term.press("Enter");
+    let screen = await term.waitFor("Nothing matches");
+    assert.match(screen, /▲ {2}Text-to-speech service/, screen);
+    assert.ok(!screen.includes("Record the conversation's audio?"), screen);
+    await term.press(...Array(3).fill("BSpace"));
+    await term.type("elevenlabs_tts");
+    await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
+    await term.press("Enter");
+    for (const question of WEB_REST.slice(5)) await term.answer(question, "Enter");
+    const done = await term.exit();
+    screen = done.screen;
+    assert.deepEqual(done.code, 0, screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "nomatch/voicebot.json")));
+    assert.deepEqual(config.tts_service, "elevenlabs_tts");
+    await assertReproducible(cwd.path, screen, "nomatch");
+  },
+);
+
+Deno.test(
+  "init in a terminal: the summary shows the directory first, then the questions' labels and answers",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "labels"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name", "Enter");
+    await term.answer("Bot type", "Down", "Enter");
+    await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
+    await term.answer("Call direction for Daily PSTN", "Down", "Enter");
+    await term.answer("Add a second transport for local testing?", "Enter");
+    for (const question of WEB_REST.slice(1, -1)) {
+      if (["Add a video avatar?", "Send video?"].includes(question)) continue;
+      await term.answer(question, "Enter");
+    }
+    const screen = await term.waitFor("◆  Create this project?");
+    const summary = summaryOf(screen);
+    assert.deepEqual(summary.slice(0, 8), [
+      "Directory: labels",
+      "Project name: labels",
+      "Bot type: Telephony",
+      "Transport: Daily PSTN",
+      "Call direction: Dial-out",
+      "Second transport: none",
+      "Mode: Cascade",
+      "Speech-to-text service: Deepgram",
+    ]);
+    assert.ok(summary.includes("Text-to-speech service: Cartesia"), screen);
+    // The internal ids stay in voicebot.json and --dry-run.
+    for (const id of ["hosted_pstn", "dial-out", "cartesia_tts", "tts_service", "transports"]) {
+      assert.ok(!summary.join("\n").includes(id), summary.join("\n"));
+    }
+    assert.deepEqual(listed(screen, "Create this project?"), [
+      "Create it",
+      "Change an answer",
+      "Cancel",
+    ]);
+    await term.press("Down", "Down", "Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 130, done.screen);
+    assert.deepEqual(await exists(join(cwd.path, "labels")), false);
+  },
+);
+
+Deno.test(
+  "init in a terminal: changing one answer at the summary re-asks only that question",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "changed"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (
+      const question of [
+        "Project name",
+        "Bot type",
+        "Web client",
+        "Client dev server",
+        "Transport",
+        ...WEB_REST.slice(0, -1),
+      ]
+    ) await term.answer(question, "Enter");
+    let screen = await term.waitFor("◆  Create this project?");
+    assert.ok(summaryOf(screen).includes("Text-to-speech service: Cartesia"), screen);
+    await term.press("Down", "Enter");
+    screen = await term.waitFor("◆  Which answer?");
+    const answers = listed(screen, "Which answer?");
+    assert.deepEqual(answers[0], "Directory");
+    const tts = answers.indexOf("Text-to-speech service");
+    assert.ok(tts > 0, screen);
+    await term.press(...Array(tts).fill("Down"), "Enter");
+    // The current answer is the one pre-selected.
+    screen = await term.waitFor("◆  Text-to-speech service");
+    assert.match(screen, /● Cartesia/);
+    await term.type("elevenlabs_tts");
+    await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
+    await term.press("Enter");
+    screen = await term.waitFor(/◇ {2}Text-to-speech service[\s\S]*◆ {2}Create this project\?/);
+    const after = screen.slice(screen.lastIndexOf("◇  Which answer?"));
+    // Nothing but that question was asked again.
+    assert.deepEqual(after.match(/^◇ {2}(?!Summary|Which answer)(.*)$/gm), [
+      "◇  Text-to-speech service",
+    ]);
+    assert.ok(!summaryOf(screen).includes("Text-to-speech service: Cartesia"), screen);
+    await term.press("Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "changed/voicebot.json")));
+    assert.deepEqual([config.tts_service, config.stt_service], ["elevenlabs_tts", "deepgram_stt"]);
+    await assertReproducible(cwd.path, done.screen, "changed");
+  },
+);
+
+Deno.test(
   "init in a terminal: a phone bot's local testing offers browser transports, SmallWebRTC first",
   tty,
   async () => {
@@ -400,7 +623,10 @@ Deno.test(
     }
     const done = await term.exit();
     assert.deepEqual(done.code, 0, done.screen);
-    assert.ok(done.screen.includes("transports: carrier1, lightweb"), done.screen);
+    assert.ok(
+      done.screen.includes("Second transport: SmallWebRTC (peer-to-peer WebRTC)"),
+      done.screen,
+    );
     assert.ok(!done.screen.includes("Daily PSTN"), done.screen);
     // "Next" points at the README's section on the tunnel and the webhook, by its heading.
     assert.ok(done.screen.includes(`"Phone calls" in callbot/README.md`), done.screen);

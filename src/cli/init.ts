@@ -2,7 +2,7 @@
 import { define } from "gunshi";
 import type { Problem, ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
-import { basename, relative, resolve } from "../paths.ts";
+import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { andList, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
@@ -145,7 +145,7 @@ export default define({
   },
 });
 
-/** On a terminal with nothing to go on: ask, confirm, write with a spinner, then say how to redo it. */
+/** On a terminal with nothing to go on: ask (and confirm), write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
   const [{ terminalPrompter: prompt, loadedSpinner, orCancelled }, wizard, { initProject }] =
     await Promise.all([
@@ -154,15 +154,8 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
       import("../init/mod.ts"),
     ]);
   const cwd = Deno.cwd();
+  // A scaffold's answers come confirmed: the wizard shows the summary and asks.
   const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
-  const scaffold = Object.keys(answers.flags).length > 0;
-  if (scaffold) {
-    const summary = wizard.summarize(answers.flags, basename(resolve(cwd, answers.dir)));
-    printNote(["", "Summary:", ...summary.map((line) => `  ${line}`), ""].join("\n"));
-    if (!await prompt.confirm("Create this project?", { initial: true })) {
-      throw new CancelledError();
-    }
-  }
   // Loaded before it starts, so that its "Done." comes before the report, not after it.
   const spinner = await loadedSpinner();
   spinner.start("Writing the project");

@@ -12,10 +12,11 @@ import {
   TRANSPORTS,
 } from "../init/catalog.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
-import { guidesFor, QUICKSTART } from "../init/mod.ts";
+import { guidesFor, initProject, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
-import { basename, resolve } from "../paths.ts";
-import { shellQuote } from "../words.ts";
+import { CancelledError } from "../errors.ts";
+import { basename, join, resolve } from "../paths.ts";
+import { andList, shellQuote } from "../words.ts";
 import type { Prompter, SelectOption } from "./prompt.ts";
 
 export interface WizardAnswers {
@@ -32,13 +33,8 @@ export async function runWizard(
   cwd: string,
   given: { dir?: string; overwriteGuide: boolean },
 ): Promise<WizardAnswers> {
-  const dir = given.dir ?? await prompt.text("Where should the project go?", {
-    placeholder: DEFAULT_DIR,
-    initial: DEFAULT_DIR,
-    validate: (value) => directoryProblem(cwd, value),
-  });
+  const { dir, guides, kind } = await askDirectory(prompt, cwd, given.dir);
   const root = resolve(cwd, dir);
-  const { guides, kind } = await guidesFor(root);
   const overwriteGuide = given.overwriteGuide ||
     await offerGuideRefresh(prompt, root, guides, kind);
   // A scaffolded project is made already: only its guides are left to write.
@@ -52,8 +48,64 @@ export async function runWizard(
     { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
   ], "agent");
   if (how === "agent") return { dir, overwriteGuide, flags: {} };
-  const flags = await askScaffold(prompt, basename(resolve(cwd, dir)));
-  return { dir, overwriteGuide, flags };
+  return await askScaffold(prompt, cwd, { dir, overwriteGuide });
+}
+
+/**
+ * The target directory, checked as soon as it is given: files already there that a scaffold
+ * could write over are named, with the choice of another directory, going on, or cancelling.
+ * (A scaffolded project is not checked: only its own guides are left to write.)
+ */
+async function askDirectory(
+  prompt: Prompter,
+  cwd: string,
+  given: string | undefined,
+): Promise<{ dir: string; guides: PlannedFile[]; kind: GuideKind }> {
+  let dir = given;
+  for (;;) {
+    dir ??= await prompt.text("Where should the project go?", {
+      placeholder: DEFAULT_DIR,
+      initial: DEFAULT_DIR,
+      validate: (value) => directoryProblem(cwd, value),
+    });
+    const root = resolve(cwd, dir);
+    const { guides, kind } = await guidesFor(root);
+    const clashes = kind === "project" ? [] : existingScaffoldFiles(root);
+    if (clashes.length === 0) return { dir, guides, kind };
+    const shown = clashes.length > 6
+      ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
+      : clashes;
+    const choice = await prompt.select(
+      `${dir} already has ${andList(shown)}: a scaffolded bot would write over ${
+        clashes.length === 1 ? "it" : "them"
+      }.`,
+      [
+        { value: "other", label: "Choose another directory" },
+        {
+          value: "here",
+          label: `Go on in ${dir}`,
+          hint: "the guides never overwrite; a scaffold stops before writing over a file",
+        },
+        { value: "cancel", label: "Cancel" },
+      ],
+      "other",
+    );
+    if (choice === "cancel") throw new CancelledError();
+    if (choice === "here") return { dir, guides, kind };
+    dir = undefined;
+  }
+}
+
+/** The files under `root` that some scaffold writes (whether they differ is known only later). */
+function existingScaffoldFiles(root: string): string[] {
+  return scaffoldPaths().filter((path) => {
+    try {
+      Deno.statSync(join(root, path));
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function directoryProblem(cwd: string, value: string): string | undefined {
@@ -85,95 +137,406 @@ async function offerGuideRefresh(
   );
 }
 
-async function askScaffold(prompt: Prompter, defaultName: string): Promise<ScaffoldInput> {
-  const flags: ScaffoldInput = {};
-  const name = await prompt.text("Project name", {
-    initial: projectNameProblem(defaultName) ? "" : defaultName,
-    validate: (value) => projectNameProblem(value),
-  });
-  if (name !== defaultName) flags.project_name = name;
+/** The answers by step id: a step's value, or absent when it was not asked (or no longer applies). */
+type Answers = Record<string, unknown>;
 
-  const botType = await prompt.select("Bot type", [
+/**
+ * One question of the scaffold: its label in the summary, when it is asked (given the answers
+ * before it), whether a kept answer still fits them, how it is asked (with the current answer
+ * pre-selected), and what its answer reads as.
+ */
+interface Step {
+  readonly id: string;
+  readonly label: string;
+  /** The config keys it decides: a problem on one of them sends the user back to this step. */
+  readonly keys: readonly string[];
+  applies(answers: Answers): boolean;
+  fits(answers: Answers): boolean;
+  ask(prompt: Prompter, answers: Answers, defaultName: string): Promise<unknown>;
+  show(answers: Answers): string;
+}
+
+const yesNo = (value: unknown) => (value ? "yes" : "no");
+const always = () => true;
+const isWeb = (a: Answers) => a.bot_type === "web";
+
+function choiceStep(
+  id: string,
+  label: string,
+  keys: string[],
+  options: (a: Answers) => (SelectOption<string> & { label: string })[],
+  fallback: (a: Answers) => string | undefined,
+  applies: (a: Answers) => boolean = always,
+  ask: "select" | "search" = "select",
+): Step {
+  return {
+    id,
+    label,
+    keys,
+    applies,
+    fits: (a) => options(a).some((o) => o.value === a[id]),
+    ask: (prompt, a) => {
+      const list = options(a);
+      const current = list.some((o) => o.value === a[id]) ? a[id] as string : fallback(a);
+      return ask === "select"
+        ? prompt.select(label, list, current)
+        : prompt.search(label, list, current);
+    },
+    show: (a) => options(a).find((o) => o.value === a[id])?.label ?? String(a[id]),
+  };
+}
+
+function confirmStep(
+  id: string,
+  question: string,
+  label: string,
+  keys: string[],
+  initial: boolean,
+  applies: (a: Answers) => boolean = always,
+): Step {
+  return {
+    id,
+    label,
+    keys,
+    applies,
+    fits: (a) => typeof a[id] === "boolean",
+    ask: (prompt, a) =>
+      prompt.confirm(question, {
+        initial: typeof a[id] === "boolean" ? a[id] as boolean : initial,
+      }),
+    show: (a) => yesNo(a[id]),
+  };
+}
+
+function serviceStep(
+  id: string,
+  kind: ServiceKind,
+  label: string,
+  applies: (a: Answers) => boolean,
+) {
+  return choiceStep(
+    id,
+    label,
+    [id],
+    () => serviceOptions(kind),
+    () => defaultService(kind),
+    applies,
+    "search",
+  );
+}
+
+const DIRECTIONS = [
+  { value: "dial-in", label: "Dial-in", hint: "people call the bot" },
+  { value: "dial-out", label: "Dial-out", hint: "the bot calls people" },
+];
+
+const hasDirection = (a: Answers) =>
+  a.transport === "hosted_pstn" || a.transport === "carrier1_hosted_sip";
+
+/** Every question of the scaffold, in the order asked. */
+const STEPS: readonly Step[] = [
+  {
+    id: "project_name",
+    label: "Project name",
+    keys: ["project_name"],
+    applies: always,
+    fits: (a) => typeof a.project_name === "string" && !projectNameProblem(a.project_name),
+    ask: (prompt, a, defaultName) =>
+      prompt.text("Project name", {
+        initial: typeof a.project_name === "string"
+          ? a.project_name
+          : projectNameProblem(defaultName)
+          ? ""
+          : defaultName,
+        validate: (value) => projectNameProblem(value),
+      }),
+    show: (a) => String(a.project_name),
+  },
+  choiceStep("bot_type", "Bot type", ["bot_type"], () => [
     { value: "web", label: "Web", hint: "talk to it in a browser" },
     { value: "telephony", label: "Telephony", hint: "talk to it on the phone" },
-  ], "web");
-  flags.bot_type = botType;
-
-  if (botType === "web") {
-    const framework = await prompt.select("Web client", [
+  ], () => "web"),
+  choiceStep(
+    "client_framework",
+    "Web client",
+    ["client_framework"],
+    () => [
       { value: "uilib", label: "UI library client" },
       { value: "vanilla", label: "Plain JavaScript client" },
       { value: "none", label: "No client" },
-    ], "uilib");
-    flags.client_framework = framework;
-    if (framework === "uilib") {
-      flags.client_server = await prompt.select("Client dev server", [
-        { value: "devserver_a", label: "Vite" },
-        { value: "devserver_b", label: "Next.js" },
-      ], "devserver_a");
-    }
-  }
-
-  const transports = [await askTransport(prompt, flags, botType)];
-  const second = await askLocalTransport(prompt, botType, transports[0]);
-  if (second) transports.push(second);
-  flags.transports = transports;
-
-  const mode = await prompt.select("Mode", [
+    ],
+    () => "uilib",
+    isWeb,
+  ),
+  choiceStep(
+    "client_server",
+    "Client dev server",
+    ["client_server"],
+    () => [
+      { value: "devserver_a", label: "Vite" },
+      { value: "devserver_b", label: "Next.js" },
+    ],
+    () => "devserver_a",
+    (a) => isWeb(a) && a.client_framework === "uilib",
+  ),
+  choiceStep(
+    "transport",
+    "Transport",
+    ["transports"],
+    (a) => transportOptions((transport) => transport.group === a.bot_type),
+    (a) => {
+      const options = transportOptions((transport) => transport.group === a.bot_type);
+      return QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
+    },
+  ),
+  {
+    ...choiceStep(
+      "direction",
+      "Call direction",
+      ["daily_pstn_mode", "twilio_daily_sip_mode"],
+      () => DIRECTIONS,
+      () => "dial-in",
+      hasDirection,
+    ),
+    ask: (prompt, a) => {
+      const label = transportOptions(always).find((o) => o.value === a.transport)!.label;
+      return prompt.select(
+        `Call direction for ${label}`,
+        DIRECTIONS,
+        (a.direction as string) ?? "dial-in",
+      );
+    },
+  },
+  {
+    id: "second",
+    label: "Second transport",
+    keys: ["transports"],
+    applies: always,
+    fits: (a) =>
+      a.second === null || localOptions(a.transport as string).some((o) => o.value === a.second),
+    ask: (prompt, a) => askLocalTransport(prompt, a),
+    show: (a) =>
+      a.second === null
+        ? "none"
+        : localOptions(a.transport as string).find((o) => o.value === a.second)?.label ??
+          String(a.second),
+  },
+  choiceStep("mode", "Mode", ["mode"], () => [
     { value: "cascade", label: "Cascade", hint: "speech-to-text, language model, text-to-speech" },
     { value: "realtime", label: "Realtime", hint: "one speech-to-speech model" },
-  ], "cascade");
-  flags.mode = mode;
-  if (mode === "cascade") {
-    flags.stt_service = await askService(prompt, "stt", "Speech-to-text service");
-    flags.llm_service = await askService(prompt, "llm", "Language-model service");
-    flags.tts_service = await askService(prompt, "tts", "Text-to-speech service");
-  } else {
-    flags.realtime_service = await askService(prompt, "realtime", "Realtime service");
-  }
+  ], () => "cascade"),
+  serviceStep("stt_service", "stt", "Speech-to-text service", (a) => a.mode === "cascade"),
+  serviceStep("llm_service", "llm", "Language-model service", (a) => a.mode === "cascade"),
+  serviceStep("tts_service", "tts", "Text-to-speech service", (a) => a.mode === "cascade"),
+  serviceStep("realtime_service", "realtime", "Realtime service", (a) => a.mode === "realtime"),
+  confirmStep(
+    "recording",
+    "Record the conversation's audio?",
+    "Record audio",
+    ["recording"],
+    false,
+  ),
+  confirmStep(
+    "transcription",
+    "Log the conversation's transcript?",
+    "Log the transcript",
+    ["transcription"],
+    false,
+  ),
+  confirmStep("avatar", "Add a video avatar?", "Video avatar", ["video_service"], false, isWeb),
+  serviceStep(
+    "video_service",
+    "video",
+    "Video avatar service",
+    (a) => isWeb(a) && a.avatar === true,
+  ),
+  confirmStep(
+    "video_output",
+    "Send video?",
+    "Send video",
+    ["video_output"],
+    false,
+    (a) => isWeb(a) && a.avatar === false,
+  ),
+  // Only a realtime model that takes the camera's frames ever sees the user's video.
+  confirmStep(
+    "video_input",
+    "Receive the user's video?",
+    "Receive the user's video",
+    ["video_input"],
+    false,
+    (a) =>
+      isWeb(a) && a.mode === "realtime" && findService(a.realtime_service as string)?.camera ===
+        true,
+  ),
+  confirmStep(
+    "enable_observability",
+    "Trace the pipeline with OpenTelemetry?",
+    "OpenTelemetry tracing",
+    ["enable_observability"],
+    false,
+  ),
+  confirmStep(
+    "deploy_to_cloud",
+    "Generate the cloud deployment files?",
+    "Cloud deployment files",
+    ["deploy_to_cloud"],
+    true,
+  ),
+  confirmStep(
+    "enable_denoise",
+    "Enable noise cancellation on the cloud?",
+    "Noise cancellation on the cloud",
+    ["enable_denoise"],
+    false,
+    (a) => a.deploy_to_cloud === true,
+  ),
+  confirmStep("eval", "Make the bot eval-ready?", "Eval-ready", ["eval"], false),
+];
 
-  flags.recording = await prompt.confirm("Record the conversation's audio?");
-  flags.transcription = await prompt.confirm("Log the conversation's transcript?");
-  if (botType === "web") {
-    if (await prompt.confirm("Add a video avatar?")) {
-      flags.video_service = await askService(prompt, "video", "Video avatar service");
-    } else {
-      flags.video_output = await prompt.confirm("Send video?");
+/**
+ * Walks the steps in order: a step that no longer applies loses its answer; one whose answer is
+ * missing, no longer fits the answers before it, or is in `again`, is asked; the others keep theirs.
+ */
+async function walk(
+  prompt: Prompter,
+  answers: Answers,
+  defaultName: string,
+  again: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  for (const step of STEPS) {
+    if (!step.applies(answers)) {
+      delete answers[step.id];
+      continue;
     }
-    // Only a realtime model that takes the camera's frames ever sees the user's video.
-    if (mode === "realtime" && findService(flags.realtime_service!)?.camera) {
-      flags.video_input = await prompt.confirm("Receive the user's video?");
-    }
+    if (step.id in answers && step.fits(answers) && !again.has(step.id)) continue;
+    answers[step.id] = await step.ask(prompt, answers, defaultName);
   }
-  flags.enable_observability = await prompt.confirm("Trace the pipeline with OpenTelemetry?");
-  flags.deploy_to_cloud = await prompt.confirm("Generate the cloud deployment files?", {
-    initial: true,
-  });
-  if (flags.deploy_to_cloud) {
-    flags.enable_denoise = await prompt.confirm("Enable noise cancellation on the cloud?");
+}
+
+/** The flags the answers stand for, as the command line gives them. */
+function flagsOf(answers: Answers, defaultName: string): ScaffoldInput {
+  const flags: ScaffoldInput = {};
+  if (answers.project_name !== defaultName) flags.project_name = answers.project_name as string;
+  flags.bot_type = answers.bot_type as string;
+  if ("client_framework" in answers) flags.client_framework = answers.client_framework as string;
+  if ("client_server" in answers) flags.client_server = answers.client_server as string;
+  if ("direction" in answers) {
+    const key = answers.transport === "hosted_pstn" ? "daily_pstn_mode" : "twilio_daily_sip_mode";
+    flags[key] = answers.direction as string;
   }
-  flags.eval = await prompt.confirm("Make the bot eval-ready?");
+  flags.transports = [
+    answers.transport as string,
+    ...(answers.second ? [answers.second as string] : []),
+  ];
+  flags.mode = answers.mode as string;
+  for (const key of ["stt_service", "llm_service", "tts_service", "realtime_service"] as const) {
+    if (key in answers) flags[key] = answers[key] as string;
+  }
+  flags.recording = answers.recording as boolean;
+  flags.transcription = answers.transcription as boolean;
+  if ("video_service" in answers) flags.video_service = answers.video_service as string;
+  if ("video_output" in answers) flags.video_output = answers.video_output as boolean;
+  if ("video_input" in answers) flags.video_input = answers.video_input as boolean;
+  flags.enable_observability = answers.enable_observability as boolean;
+  flags.deploy_to_cloud = answers.deploy_to_cloud as boolean;
+  if ("enable_denoise" in answers) flags.enable_denoise = answers.enable_denoise as boolean;
+  flags.eval = answers.eval as boolean;
   return flags;
 }
 
-/** A web bot's transport starts at the quickstart's first (SmallWebRTC: local, no account). */
-async function askTransport(
-  prompt: Prompter,
-  flags: ScaffoldInput,
-  botType: string,
-): Promise<string> {
-  const options = transportOptions((transport) => transport.group === botType);
-  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
-  const choice = await prompt.select("Transport", options, initial);
-  if (choice === "hosted_pstn" || choice === "carrier1_hosted_sip") {
-    const key = choice === "hosted_pstn" ? "daily_pstn_mode" : "twilio_daily_sip_mode";
-    const label = options.find((option) => option.value === choice)!.label;
-    flags[key] = await prompt.select(`Call direction for ${label}`, [
-      { value: "dial-in", label: "Dial-in", hint: "people call the bot" },
-      { value: "dial-out", label: "Dial-out", hint: "the bot calls people" },
-    ], "dial-in");
+/** The summary: the directory first, then each question asked, by its label, with its answer. */
+export function summaryLines(dir: string, answers: Answers): string[] {
+  const lines = [`Directory: ${dir}`];
+  for (const step of STEPS) {
+    if (step.id in answers) lines.push(`${step.label}: ${step.show(answers)}`);
   }
-  return choice;
+  return lines;
+}
+
+const DIRECTORY = "directory";
+
+/**
+ * Asks the scaffold's questions, then shows the summary until the user creates the project or
+ * cancels; "Change an answer" re-asks that question, then only what depends on it. An answer the
+ * configuration still refuses, or a directory whose files a scaffold would write over, sends the
+ * user back to that question: nothing given is lost.
+ */
+async function askScaffold(
+  prompt: Prompter,
+  cwd: string,
+  start: { dir: string; overwriteGuide: boolean },
+): Promise<WizardAnswers> {
+  let { dir, overwriteGuide } = start;
+  const answers: Answers = {};
+  const defaultName = () => basename(resolve(cwd, dir));
+  await walk(prompt, answers, defaultName());
+  for (;;) {
+    const flags = flagsOf(answers, defaultName());
+    const { problems } = resolveConfig(flags, defaultName());
+    if (problems.length > 0) {
+      // Should not happen: each answer was checked as given. Back to the question, answers kept.
+      const step = STEPS.find((s) => problems.some((p) => p.key && s.keys.includes(p.key)));
+      await prompt.warn(problems.map(formatProblem).join("\n"));
+      if (!step) throw new Error(`the wizard's answers fail: ${problems.map(formatProblem)}`);
+      await walk(prompt, answers, defaultName(), new Set([step.id]));
+      continue;
+    }
+    await prompt.note("Summary", summaryLines(dir, answers));
+    const next = await prompt.select("Create this project?", [
+      { value: "create", label: "Create it" },
+      { value: "change", label: "Change an answer" },
+      { value: "cancel", label: "Cancel" },
+    ], "create");
+    if (next === "cancel") throw new CancelledError();
+    if (next === "create") {
+      const conflicts = await conflictsIn(cwd, dir, flags, overwriteGuide);
+      if (conflicts.length === 0) return { dir, overwriteGuide, flags };
+      await prompt.warn(
+        `${dir} already has ${
+          andList(conflicts)
+        }, with other content: the project would write over ${
+          conflicts.length === 1 ? "it" : "them"
+        }. Choose another directory (your answers are kept).`,
+      );
+      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, overwriteGuide));
+      continue;
+    }
+    const which = await prompt.select("Which answer?", [
+      { value: DIRECTORY, label: "Directory", hint: dir },
+      ...STEPS.filter((step) => step.id in answers).map((step) => ({
+        value: step.id,
+        label: step.label,
+        hint: step.show(answers),
+      })),
+    ], DIRECTORY);
+    if (which === DIRECTORY) {
+      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, overwriteGuide));
+    } else {
+      await walk(prompt, answers, defaultName(), new Set([which]));
+    }
+  }
+}
+
+async function changeDirectory(
+  prompt: Prompter,
+  cwd: string,
+  overwriteGuide: boolean,
+): Promise<{ dir: string; overwriteGuide: boolean }> {
+  const { dir, guides, kind } = await askDirectory(prompt, cwd, undefined);
+  const refresh = await offerGuideRefresh(prompt, resolve(cwd, dir), guides, kind);
+  return { dir, overwriteGuide: overwriteGuide || refresh };
+}
+
+/** The files of this project that a real run would refuse to write over. */
+async function conflictsIn(
+  cwd: string,
+  dir: string,
+  flags: ScaffoldInput,
+  overwriteGuide: boolean,
+): Promise<readonly string[]> {
+  const plan = await initProject({ cwd, dir, flags, dryRun: true, overwriteGuide });
+  return plan.kind === "dry-run" ? plan.conflicts : [];
 }
 
 /**
@@ -181,30 +544,37 @@ async function askTransport(
  * SmallWebRTC first (it needs no account). Where one is left, it is named in the question
  * rather than picked from a list of one.
  */
-async function askLocalTransport(
-  prompt: Prompter,
-  botType: string,
-  first: string,
-): Promise<string | undefined> {
-  const options = transportOptions((transport) => transport.group === "web")
-    .filter((option) => option.value !== first);
-  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
-  options.sort((a, b) => Number(b.value === initial) - Number(a.value === initial));
-  if (options.length === 0) return undefined;
+async function askLocalTransport(prompt: Prompter, answers: Answers): Promise<string | null> {
+  const options = localOptions(answers.transport as string);
+  const current = typeof answers.second === "string" ? answers.second : undefined;
+  if (options.length === 0) return null;
   if (options.length === 1) {
     const only = options[0];
     const add = await prompt.confirm(
       `Add ${only.label} as a second transport${
-        botType === "telephony" ? " for local testing" : ""
+        answers.bot_type === "telephony" ? " for local testing" : ""
       }?`,
-      { initial: false },
+      { initial: current === only.value },
     );
-    return add ? only.value : undefined;
+    return add ? only.value : null;
   }
-  if (!await prompt.confirm("Add a second transport for local testing?", { initial: false })) {
-    return undefined;
+  if (
+    !await prompt.confirm("Add a second transport for local testing?", {
+      initial: current !== undefined,
+    })
+  ) {
+    return null;
   }
+  const initial = options.some((o) => o.value === current) ? current : options[0].value;
   return await prompt.select("Transport for local testing", options, initial);
+}
+
+/** The browser transports a second one can be, SmallWebRTC (it needs no account) first. */
+function localOptions(first: string): (SelectOption<string> & { label: string })[] {
+  const options = transportOptions((transport) => transport.group === "web")
+    .filter((option) => option.value !== first);
+  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
+  return options.sort((a, b) => Number(b.value === initial) - Number(a.value === initial));
 }
 
 function transportOptions(
@@ -235,22 +605,12 @@ function defaultService(kind: ServiceKind): string | undefined {
   return id !== undefined && findService(id)?.kind === kind ? id : undefined;
 }
 
-async function askService(prompt: Prompter, kind: ServiceKind, message: string): Promise<string> {
-  const options = SERVICES.filter((service) => service.kind === kind).map((service) => ({
+function serviceOptions(kind: ServiceKind): (SelectOption<string> & { label: string })[] {
+  return SERVICES.filter((service) => service.kind === kind).map((service) => ({
     value: service.id,
     label: service.label,
     hint: service.id,
   }));
-  return await prompt.search(message, options, defaultService(kind));
-}
-
-/** The summary shown before anything is written: the resolved configuration, or its problems. */
-export function summarize(flags: ScaffoldInput, defaultName: string): string[] {
-  const { config, problems } = resolveConfig(flags, defaultName);
-  if (!config) return problems.map(formatProblem);
-  return Object.entries(config)
-    .filter(([, value]) => value !== null && value !== false)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") : value}`);
 }
 
 /** The command that makes the same project without a terminal. */

@@ -45,6 +45,10 @@ export interface Prompter {
   search<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
   /** On a terminal a spinner on stderr; otherwise it does nothing. */
   spinner(): Spinner;
+  /** A framed note in the questions' frame: `lines` under `title`. */
+  note(title: string, lines: readonly string[]): Promise<void>;
+  /** A warning in the questions' frame. */
+  warn(message: string): Promise<void>;
 }
 
 export function isInteractive(): boolean {
@@ -150,8 +154,15 @@ export async function search<T>(
     filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
     initialValue: initial,
     placeholder: "type to search",
+    // Enter with nothing matching would answer nothing (clack submits `undefined`): the question
+    // stays open instead, and says why.
+    validate: (picked) =>
+      picked === undefined || (Array.isArray(picked) && picked.length === 0)
+        ? "Nothing matches: delete some letters (Backspace) and pick one."
+        : undefined,
     output,
   });
+  if (value === undefined) throw new Error(`no answer to "${message}"`);
   return answered<T>(c, value as T | symbol);
 }
 
@@ -364,6 +375,20 @@ function holdKeys(io: SpinnerIo, onCancel: () => void): () => void {
   };
 }
 
+export async function note(title: string, lines: readonly string[]): Promise<void> {
+  requireTerminal(title);
+  const { clack: c, output } = await clack();
+  // deno-lint-ignore no-explicit-any
+  c.note(lines.join("\n"), title, { output: output as any });
+}
+
+export async function warn(message: string): Promise<void> {
+  requireTerminal(message);
+  const { clack: c, output } = await clack();
+  // deno-lint-ignore no-explicit-any
+  c.log.warn(message, { output: output as any });
+}
+
 /** The real prompter, on the process's terminal. */
 export const terminalPrompter: Prompter = {
   isInteractive,
@@ -373,4 +398,6 @@ export const terminalPrompter: Prompter = {
   select,
   search,
   spinner,
+  note,
+  warn,
 };

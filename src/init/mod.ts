@@ -367,3 +367,25 @@ function refuseConflicts(root: string, conflicts: readonly string[]) {
 function paths(files: readonly PlannedFile[]): string[] {
   return files.map((file) => file.path).sort();
 }
+
+/**
+ * Every path a scaffold can write, whatever the answers: the files of the quickstart with cloud
+ * deployment, evals and each client folder. The guides are apart (never clobbered, see guides.ts):
+ * a directory that holds them has no clash with a scaffold.
+ */
+export function scaffoldPaths(): string[] {
+  const all = new Set<string>();
+  for (
+    const client of [
+      { client_framework: "vanilla" },
+      { client_framework: "uilib", client_server: "devserver_a" },
+      { client_framework: "uilib", client_server: "devserver_b" },
+    ]
+  ) {
+    const input = { ...QUICKSTART, ...client, deploy_to_cloud: true, eval: true };
+    const { config } = resolveConfig(input, QUICKSTART_DIR);
+    if (!config) throw new Error(`scaffoldPaths: the preset with ${JSON.stringify(client)} fails`);
+    for (const file of planProject(config).files) all.add(file.path);
+  }
+  return [...all].sort();
+}
