@@ -216,9 +216,7 @@ Deno.test(
     await term.press("Enter");
     await term.answer("How do you want to build your bot?", "Down", "Enter");
     await term.answer("Project name", "Enter");
-    for (
-      const question of ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST]
-    ) await term.answer(question, "Enter");
+    for (const question of WEB_AFTER_NAME) await term.answer(question, "Enter");
     const done = await term.exit();
     assert.deepEqual(done.code, 0, done.screen);
     assert.deepEqual(await snapshot(mine), before);
@@ -239,16 +237,9 @@ Deno.test(
     await using term = await Terminal.start(cwd.path, ["init", "mine"]);
     await term.answer("mine already has README.md", "Down", "Enter");
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    for (
-      const question of [
-        "Project name",
-        "Bot type",
-        "Web client",
-        "Client dev server",
-        "Transport",
-        ...WEB_REST,
-      ]
-    ) await term.answer(question, "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME]) {
+      await term.answer(question, "Enter");
+    }
     await term.waitFor("mine already has README.md, with other content");
     await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
     await term.type("other");
@@ -398,6 +389,9 @@ const WEB_REST = [
   "Create this project?",
 ];
 
+/** A web bot's questions after the project name, in order, with the defaults kept. */
+const WEB_AFTER_NAME = ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST];
+
 Deno.test(
   "init in a terminal: Enter at every question makes the quickstart's bot on SmallWebRTC",
   tty,
@@ -406,16 +400,9 @@ Deno.test(
     await using term = await Terminal.start(cwd.path, ["init"]);
     await term.answer("Where should the project go?", "Enter");
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    for (
-      const question of [
-        "Project name",
-        "Bot type",
-        "Web client",
-        "Client dev server",
-        "Transport",
-        ...WEB_REST,
-      ]
-    ) await term.answer(question, "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME]) {
+      await term.answer(question, "Enter");
+    }
     const { code, screen } = await term.exit();
     assert.deepEqual(code, 0, screen);
     const config = JSON.parse(
@@ -649,7 +636,7 @@ Deno.test(
     await term.waitFor("│  mybot");
     await term.press("Enter");
     for (
-      const question of ["Bot type", "Web client", "Client dev server", "Transport", ...WEB_REST]
+      const question of WEB_AFTER_NAME
     ) {
       await term.answer(question, "Enter");
     }
