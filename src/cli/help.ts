@@ -255,7 +255,20 @@ export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): 
   const path = place?.commandPath ?? [];
   const args = place?.args ?? {};
   let hint = `run \`${["voicebot", ...path, "--help"].join(" ")}\` to see its options.`;
-  const problems = errors.map((error): string => {
+  // Unknown one-letter options: gunshi reads an argument that starts with "-" as a cluster of them
+  // (`-YSB1p`), one error a letter. Two or more are one problem, not shown: the argument may be a
+  // value, such as a key, typed where it does not go.
+  const letters = errors.filter(isUnknownLetter);
+  const collapsed = letters.length > 1
+    ? [
+      ...errors.filter((error) => !isUnknownLetter(error)),
+      new Error(
+        `an argument that starts with "-" was read as ${letters.length} one-letter options, ` +
+          "which this command does not have (not shown: it may be a value, such as a key)",
+      ),
+    ]
+    : errors;
+  const problems = collapsed.map((error): string => {
     if (error instanceof CommandNotFoundError) {
       const commands = visibleCommands(place?.subCommands).map(([name]) => name);
       const known = commands.length ? commands : error.candidates;
@@ -318,6 +331,13 @@ export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): 
     problems: problems.length === 1 ? [] : problems,
     hint,
   };
+}
+
+/** gunshi's error for an unknown one-letter option (`-Y`). */
+function isUnknownLetter(error: unknown): boolean {
+  return isArgsValidationError(error) &&
+    error.code === ArgsValidationErrorKeys.unknownOption &&
+    /^-[^-]$/.test(String((error.values as Record<string, unknown>).rawName));
 }
 
 /** What an option takes, up to the example: `expects a number of seconds,`. */
