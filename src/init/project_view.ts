@@ -215,10 +215,9 @@ function imageView(
   transports: Transport[],
   carriers: Transport[],
   dialIn: boolean,
-  services: Service[],
+  models: ReturnType<typeof modelView>[],
 ) {
   const runners = new Set(transports.map((t) => t.runner));
-  const models = services.filter((s) => s.modelDownload).map(modelView);
   const carrier = carriers[0]?.runner;
   const transport = carrier ?? (runners.size === 1 ? [...runners][0] : null);
   const args = ["python", "bot.py", "--host", "0.0.0.0", "--port", "7860"];
@@ -288,6 +287,7 @@ export function projectView(config: ScaffoldConfig) {
   const pstnDialIn = has.hosted_pstn_dialin ?? false;
   const carriers = transports.filter((t) => CARRIERS.has(t.runner));
   const phone = carriers.length > 0;
+  const models = services.filter((s) => s.modelDownload).map(modelView);
   return {
     ...config,
     voicebot_version: VERSION,
@@ -327,9 +327,9 @@ export function projectView(config: ScaffoldConfig) {
     carriers: carriers.map((t) => ({ runner: t.runner, label: carrierName(t) })),
     carrier_names: carriers.map(carrierName).join(", "),
     ...sessionView(config, runners, dialOut),
-    image: imageView(transports, carriers, pstnDialIn, services),
-    model_downloads: services.filter((s) => s.modelDownload).map(modelView),
-    has_model_downloads: services.some((s) => s.modelDownload),
+    image: imageView(transports, carriers, pstnDialIn, models),
+    model_downloads: models,
+    has_model_downloads: models.length > 0,
     dialin_token: DIALIN_TOKEN,
     dial_out: dialOut,
     pstn_dial_in: pstnDialIn,
