@@ -1,6 +1,6 @@
 /** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-import type { Problem, ScaffoldInput } from "../init/config.ts";
+import type { Problem, ScaffoldConfig, ScaffoldInput } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -224,7 +224,7 @@ function report(result: InitResult) {
   if (result.lowerNames && result.config) {
     // Said once: where the project's name has capitals, what takes lower case only is named apart.
     const { image, secret_set } = result.lowerNames;
-    const client = result.config.client_framework && result.config.client_framework !== "none";
+    const client = hasClient(result.config);
     printNote(
       `Lower case where capitals are refused: the image${
         client ? ", the cloud agent and the client package are" : " and the cloud agent are"
@@ -318,7 +318,7 @@ function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where:
   printNote("Next:");
   printNote(`  (cd ${inside("server")} && cp .env.example .env)    # then fill in your keys`);
   printNote(`  (cd ${inside("server")} && uv sync && uv run bot.py)`);
-  if (result.config.client_framework && result.config.client_framework !== "none") {
+  if (hasClient(result.config)) {
     printNote(`  (cd ${inside("client")} && npm install && npm run dev)    # in another terminal`);
   }
   if (result.config.bot_type === "telephony") {
@@ -328,4 +328,9 @@ function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where:
       } says how.`,
     );
   }
+}
+
+/** Whether the project has a web client (`client/`). */
+function hasClient(config: ScaffoldConfig): boolean {
+  return config.client_framework !== null && config.client_framework !== "none";
 }

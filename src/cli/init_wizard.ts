@@ -283,11 +283,8 @@ const STEPS: readonly Step[] = [
     "transport",
     "Transport",
     ["transports"],
-    (a) => transportOptions((transport) => transport.group === a.bot_type),
-    (a) => {
-      const options = transportOptions((transport) => transport.group === a.bot_type);
-      return QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
-    },
+    botTransports,
+    (a) => quickstartTransport(botTransports(a)),
   ),
   {
     ...choiceStep(
@@ -573,8 +570,18 @@ async function askLocalTransport(prompt: Prompter, answers: Answers): Promise<st
 function localOptions(first: string): (SelectOption<string> & { label: string })[] {
   const options = transportOptions((transport) => transport.group === "web")
     .filter((option) => option.value !== first);
-  const initial = QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
+  const initial = quickstartTransport(options);
   return options.sort((a, b) => Number(b.value === initial) - Number(a.value === initial));
+}
+
+/** The transports of the bot's type (web or telephony). */
+function botTransports(answers: Answers): (SelectOption<string> & { label: string })[] {
+  return transportOptions((transport) => transport.group === answers.bot_type);
+}
+
+/** The quickstart's transport (SmallWebRTC) where it is one of `options`: the pre-selected one. */
+function quickstartTransport(options: readonly SelectOption<string>[]): string | undefined {
+  return QUICKSTART.transports?.find((id) => options.some((o) => o.value === id));
 }
 
 function transportOptions(
