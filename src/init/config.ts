@@ -128,9 +128,22 @@ export function projectNameProblem(name: string): string | undefined {
     return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}`;
   }
   if (!PROJECT_NAME.test(name)) {
-    return `"${name}" is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "my-voice-bot"`;
+    return `"${name}" is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "${
+      suggestProjectName(name)
+    }"`;
   }
   return undefined;
+}
+
+/**
+ * A valid project name made from one that is not: lower case, each run of other characters one
+ * "-", cut to the limit (`Restaurant Booker!` → `restaurant-booker`); `my-voice-bot` when nothing
+ * is left.
+ */
+export function suggestProjectName(name: string): string {
+  const words = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const cut = words.slice(0, PROJECT_NAME_MAX).replace(/-+$/, "");
+  return cut === "" ? "my-voice-bot" : cut;
 }
 
 /**

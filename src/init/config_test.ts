@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { lowerName, projectNameProblem, resolveConfig } from "./config.ts";
+import { lowerName, projectNameProblem, resolveConfig, suggestProjectName } from "./config.ts";
 import { BASES, cases, expectedKeys, inputOf } from "../../tests/init_fields_model.ts";
 
 Deno.test("resolveConfig: every base of the model is valid", () => {
@@ -103,4 +103,17 @@ Deno.test("projectNameProblem: letters of either case and digits, joined by one 
   }
   assert.match(projectNameProblem("a".repeat(56))!, /at most 55/);
   assert.equal(lowerName("My-Bot.V2"), "my-bot.v2");
+});
+
+Deno.test("suggestProjectName: a valid name made from any text, as the wizard and the errors offer it", () => {
+  assert.equal(suggestProjectName("Restaurant Booker"), "restaurant-booker");
+  assert.equal(suggestProjectName("My Bot!"), "my-bot");
+  assert.equal(suggestProjectName("  ünïcode -- bot__2 "), "n-code-bot-2");
+  assert.equal(suggestProjectName("!!!"), "my-voice-bot");
+  fc.assert(
+    fc.property(fc.string({ maxLength: 80 }), (text) => {
+      const suggested = suggestProjectName(text);
+      return projectNameProblem(suggested) === undefined;
+    }),
+  );
 });
