@@ -878,6 +878,18 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
         assert.match(await term.screen(), /Cancelled; nothing was changed/);
       },
     );
+    // Escape, as Ctrl-C: a cancellation too (there is no question to go back to).
+    await inTerminal(
+      server,
+      key,
+      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+      async (term) => {
+        await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
+        await term.keys("Escape");
+        await term.waitFor(/EXIT=130/);
+        assert.match(await term.screen(), /Cancelled; nothing was changed/);
+      },
+    );
     assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
     // Yes: written, then --wait shows its spinner until the set is ready.
     await inTerminal(

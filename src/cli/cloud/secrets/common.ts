@@ -67,11 +67,13 @@ export function mustConfirm(
   return true;
 }
 
-/** Asks; a "no" (or Ctrl-C) is a cancellation, exit 130, with nothing changed. */
+/** Asks; a "no" (or Ctrl-C, or Escape) is a cancellation, exit 130, with nothing changed. */
 export async function confirmOrCancel(question: string, prompter: Prompter = terminalPrompter) {
-  if (!(await prompter.confirm(question))) {
-    throw new CancelledError("Cancelled; nothing was changed.");
-  }
+  const nothingChanged = new CancelledError("Cancelled; nothing was changed.");
+  const yes = await prompter.confirm(question).catch((error) => {
+    throw error instanceof CancelledError ? nothingChanged : error;
+  });
+  if (!yes) throw nothingChanged;
 }
 
 /** Said of a DELETE whose retry got 404 after an attempt whose answer was lost. */
