@@ -81,6 +81,28 @@ class Terminal implements AsyncDisposable {
     await this.tmux("send-keys", "-t", "t", "Enter");
   }
 
+  /**
+   * The features question: ticks exactly `wanted` (by label), going down the list once, then
+   * Enter. Returns the screen as the question was first shown.
+   */
+  async features(wanted: readonly string[]): Promise<string> {
+    const screen = await this.waitFor(/◆ {2}Add features[^\n]*\n(│.*\n)*│ {2}↑\/↓/);
+    const lines = screen.slice(screen.lastIndexOf("◆  Add features")).split("\n");
+    const options = lines.flatMap((line) => {
+      const option = /^│ {2}([◻◼]) (.*?)(?: \(.*\))?$/.exec(line);
+      return option ? [{ ticked: option[1] === "◼", label: option[2] }] : [];
+    });
+    for (const label of wanted) {
+      assert.ok(options.some((o) => o.label === label), `no feature "${label}":\n${screen}`);
+    }
+    for (const [i, option] of options.entries()) {
+      if (i > 0) await this.press("Down");
+      if (option.ticked !== wanted.includes(option.label)) await this.press("Space");
+    }
+    await this.press("Enter");
+    return screen;
+  }
+
   /** The exit code, once the CLI has ended, and the whole screen. */
   async exit(): Promise<{ code: number; screen: string }> {
     const screen = await this.waitFor(/__EXIT=\d+__/);
@@ -128,7 +150,7 @@ function listed(screen: string, question: string): string[] {
   assert.ok(start >= 0, screen);
   const options: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    const option = /^│ {2}[●○] (.*)$/.exec(line);
+    const option = /^│ {2}[●○◻◼] (.*)$/.exec(line);
     if (option) options.push(option[1].replace(/ \([a-z0-9_]+\)$/, ""));
     else if (line.startsWith("└")) break;
   }
@@ -164,7 +186,34 @@ Deno.test("init in a terminal: the coding-agent path with the default directory"
     "ASSISTANT.md",
     "GETTING_STARTED.md",
   ]);
+  assert.match(screen, /^ {2}voicebot init my-voice-bot --coding-agent$/m);
   await assertReproducible(cwd.path, screen, "my-voice-bot");
+  // The printed command asks nothing in a terminal either, and writes the same guides.
+  await using again = await tempDir();
+  await using rerun = await Terminal.start(again.path, await printedCommand(screen));
+  const second = await rerun.exit();
+  assert.deepEqual(second.code, 0, second.screen);
+  assert.ok(!second.screen.includes("◆"), second.screen);
+  assert.deepEqual(
+    await snapshot(join(again.path, "my-voice-bot")),
+    await snapshot(join(cwd.path, "my-voice-bot")),
+  );
+});
+
+Deno.test("init in a terminal: typing replaces the default directory", tty, async () => {
+  await using cwd = await tempDir();
+  await using term = await Terminal.start(cwd.path, ["init"]);
+  // The default is grey: the first letter typed replaces it, it is not appended to.
+  let screen = await term.waitFor("◆  Where should the project go?");
+  assert.match(screen, /^│ {2}my-voice-bot$/m);
+  await term.type("typed");
+  await term.waitFor(/^│ {2}typed█?$/m);
+  await term.press("Enter");
+  await term.answer("How do you want to build your bot?", "Enter");
+  screen = (await term.exit()).screen;
+  assert.ok(await exists(join(cwd.path, "typed/AGENTS.md")), screen);
+  assert.deepEqual(await exists(join(cwd.path, "my-voice-bottyped")), false);
+  await assertReproducible(cwd.path, screen, "typed");
 });
 
 Deno.test("init in a terminal: the directory question refuses a file", tty, async () => {
@@ -277,22 +326,30 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.search("Speech-to-text service", "deepgram_stt");
   await term.search("Language-model service", "openai_llm");
   await term.search("Text-to-speech service", "cartesia_tts");
-  await term.answer("Record the conversation's audio?", "Left", "Enter");
-  await term.answer("Log the conversation's transcript?", "Enter");
-  await term.answer("Add a video avatar?", "Enter");
-  await term.answer("Send video?", "Enter");
-  // A cascade bot's LLM never sees the camera: the question is not asked.
-  await term.answer("Trace the pipeline with OpenTelemetry?", "Enter");
-  await term.answer("Generate the cloud deployment files?", "Enter");
-  await term.answer("Enable noise cancellation on the cloud?", "Enter");
-  await term.answer("Make the bot eval-ready?", "Enter");
+  const features = await term.features([
+    "Record the conversation's audio",
+    "Cloud deployment files",
+  ]);
+  // A cascade bot's LLM never sees the camera: the feature is not offered.
+  assert.deepEqual(listed(features, "Add features"), [
+    "Record the conversation's audio",
+    "Log the conversation's transcript",
+    "Video avatar",
+    "Send video",
+    "Trace the pipeline with OpenTelemetry",
+    "Cloud deployment files (Dockerfile and cloud-deploy.toml)",
+    "Noise cancellation on the cloud",
+    "Eval-ready",
+  ]);
   await term.waitFor("Second transport: SmallWebRTC (peer-to-peer WebRTC)");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
   assert.ok(screen.includes("Client dev server: Next.js"), screen);
-  assert.ok(screen.includes("Record audio: yes"), screen);
-  assert.ok(!screen.includes("Receive the user's video?"), screen);
+  assert.ok(
+    screen.includes("Features: Record the conversation's audio, Cloud deployment files"),
+    screen,
+  );
   assert(await exists(join(cwd.path, "webbot/client/package.json")));
   assert(await exists(join(cwd.path, "webbot/server/bot.py")));
   assert.ok(screen.includes("cd webbot/client && npm install"), screen);
@@ -313,16 +370,9 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
   await term.search("Speech-to-text service", "deepgram_stt");
   await term.search("Language-model service", "openai_llm");
   await term.search("Text-to-speech service", "cartesia_tts");
-  for (
-    const question of [
-      "Record the conversation's audio?",
-      "Log the conversation's transcript?",
-      "Trace the pipeline with OpenTelemetry?",
-      "Generate the cloud deployment files?",
-      "Enable noise cancellation on the cloud?",
-      "Make the bot eval-ready?",
-    ]
-  ) await term.answer(question, "Enter");
+  const features = await term.features(["Cloud deployment files"]);
+  // A phone bot has no video.
+  assert.ok(!listed(features, "Add features").some((f) => f.includes("video")), features);
   await term.waitFor("Call direction: Dial-out");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
@@ -343,30 +393,14 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
   await term.answer("Mode", "Down", "Enter");
   await term.search("Realtime service", "gemini_live_realtime");
-  for (
-    const question of [
-      "Record the conversation's audio?",
-      "Log the conversation's transcript?",
-      "Add a video avatar?",
-      "Send video?",
-    ]
-  ) await term.answer(question, "Enter");
   // Gemini Live sees the camera, so the wizard offers it.
-  await term.answer("Receive the user's video?", "Left", "Enter");
-  for (
-    const question of [
-      "Trace the pipeline with OpenTelemetry?",
-      "Generate the cloud deployment files?",
-      "Enable noise cancellation on the cloud?",
-      "Make the bot eval-ready?",
-    ]
-  ) await term.answer(question, "Enter");
+  await term.features(["Receive the user's video", "Cloud deployment files"]);
   await term.waitFor("Mode: Realtime");
   await term.answer("Create this project?", "Enter");
   const { code, screen } = await term.exit();
   assert.deepEqual(code, 0, screen);
   assert.match(screen, /--realtime gemini_live_realtime/);
-  assert.match(screen, /Receive the user's video: yes/);
+  assert.match(screen, /Features: Receive the user's video, Cloud deployment files/);
   assert.ok(screen.includes("Second transport: none"), screen);
   await assertReproducible(cwd.path, screen, "rtbot");
 });
@@ -378,14 +412,7 @@ const WEB_REST = [
   "Speech-to-text service",
   "Language-model service",
   "Text-to-speech service",
-  "Record the conversation's audio?",
-  "Log the conversation's transcript?",
-  "Add a video avatar?",
-  "Send video?",
-  "Trace the pipeline with OpenTelemetry?",
-  "Generate the cloud deployment files?",
-  "Enable noise cancellation on the cloud?",
-  "Make the bot eval-ready?",
+  "Add features",
   "Create this project?",
 ];
 
@@ -505,10 +532,7 @@ Deno.test(
     await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
     await term.answer("Call direction for Daily PSTN", "Down", "Enter");
     await term.answer("Add a second transport for local testing?", "Enter");
-    for (const question of WEB_REST.slice(1, -1)) {
-      if (["Add a video avatar?", "Send video?"].includes(question)) continue;
-      await term.answer(question, "Enter");
-    }
+    for (const question of WEB_REST.slice(1, -1)) await term.answer(question, "Enter");
     const screen = await term.waitFor("◆  Create this project?");
     const summary = summaryOf(screen);
     assert.deepEqual(summary.slice(0, 8), [
@@ -604,10 +628,7 @@ Deno.test(
     ]);
     assert.match(screen, /● SmallWebRTC/);
     await term.press("Enter");
-    for (const question of WEB_REST.slice(1)) {
-      if (["Add a video avatar?", "Send video?"].includes(question)) continue;
-      await term.answer(question, "Enter");
-    }
+    for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
     const done = await term.exit();
     assert.deepEqual(done.code, 0, done.screen);
     assert.ok(
@@ -630,10 +651,9 @@ Deno.test(
     await using cwd = await tempDir();
     await using term = await Terminal.start(cwd.path, ["init", "My Bot"]);
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    // "My Bot" is no project name (a space): the question starts empty.
-    await term.answer("Project name");
-    await term.type("mybot");
-    await term.waitFor("│  mybot");
+    // "My Bot" is no project name (a space): one made from it is offered, and Enter takes it.
+    const named = await term.waitFor("◆  Project name");
+    assert.match(named.slice(named.lastIndexOf("◆  Project name")), /^│ {2}my-bot$/m);
     await term.press("Enter");
     for (
       const question of WEB_AFTER_NAME
@@ -642,6 +662,8 @@ Deno.test(
     }
     const { code, screen } = await term.exit();
     assert.deepEqual(code, 0, screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "My Bot/voicebot.json")));
+    assert.deepEqual(config.project_name, "my-bot");
     await assertReproducible(cwd.path, screen, "My Bot");
     const next = nextLines(screen);
     assert.ok(next.some((line) => line.includes("'My Bot/server'")), screen);
@@ -686,7 +708,7 @@ Deno.test(
     assert.deepEqual(code, 0, screen);
     const guide = await Deno.readTextFile(join(dir, "AGENTS.md"));
     assert.ok(guide.startsWith(`<!-- voicebot-guide ${VERSION} agent `), guide);
-    assert.ok(screen.includes("voicebot init old --overwrite-guide"), screen);
+    assert.ok(screen.includes("voicebot init old --coding-agent --overwrite-guide"), screen);
   },
 );
 
@@ -725,7 +747,7 @@ Deno.test(
 );
 
 Deno.test(
-  "init in a terminal: Ctrl-C or Esc half-way writes nothing and exits 130",
+  "init in a terminal: Ctrl-C half-way, or Esc at the first question, writes nothing and exits 130",
   tty,
   async () => {
     await using cwd = await tempDir();
@@ -733,19 +755,196 @@ Deno.test(
     await Deno.mkdir(dir);
     await Deno.writeTextFile(join(dir, "notes.txt"), "mine\n");
     const before = await snapshot(cwd.path);
-    for (const key of ["C-c", "Escape"]) {
+    for (const how of ["C-c half-way", "Escape first"]) {
       await using term = await Terminal.start(cwd.path, ["init", "kept"]);
-      await term.answer("How do you want to build your bot?", "Down", "Enter");
-      await term.answer("Project name", "Enter");
-      await term.answer("Bot type", "Enter");
-      await term.answer("Web client", "Enter");
-      await term.answer("Client dev server", key);
+      if (how === "Escape first") {
+        await term.answer("How do you want to build your bot?", "Escape");
+      } else {
+        await term.answer("How do you want to build your bot?", "Down", "Enter");
+        await term.answer("Project name", "Enter");
+        await term.answer("Bot type", "Enter");
+        await term.answer("Web client", "Enter");
+        await term.answer("Client dev server", "C-c");
+      }
       const { code, screen } = await term.exit();
       assert.deepEqual(code, 130, screen);
       assert.match(screen, /^Cancelled\.$/m);
       assert.ok(!screen.includes("error"), screen);
       assert.deepEqual(await snapshot(cwd.path), before);
     }
+  },
+);
+
+/** The questions answered (◇) on the screen after its last `marker`, in order. */
+function answeredAfter(screen: string, marker: string): string[] {
+  const after = screen.slice(screen.lastIndexOf(marker) + marker.length);
+  return [...after.matchAll(/^◇ {2}(.*)$/gm)].map((m) => m[1]).filter((q) =>
+    !q.startsWith("Summary")
+  );
+}
+
+Deno.test(
+  "init in a terminal: Esc clears a search, then goes back a question at a time, answers kept",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "back"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, 6)]) {
+      await term.answer(question, "Enter");
+    }
+    await term.answer("Speech-to-text service");
+    await term.type("deep");
+    await term.waitFor(/Search: deep.*\(\d+ matches\)/);
+    await term.press("Escape");
+    // The search is cleared; the question stays.
+    let screen = await term.waitFor(/Search: (?!deep)/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /^◆ {2}Speech-to-text service/);
+    assert.ok(listed(screen, "Speech-to-text service").length > 20, screen);
+    // With nothing typed, Esc goes back: Mode, the second transport, the transport.
+    await term.press("Escape");
+    screen = await term.waitFor(/◆ {2}Mode\n(│.*\n)*│ {2}● Cascade/);
+    await term.press("Escape");
+    await term.answer("Add Daily (WebRTC) as a second transport?", "Escape");
+    screen = await term.waitFor(/◆ {2}Transport\n(│.*\n)*│ {2}● SmallWebRTC/);
+    await term.press("Up", "Enter");
+    // Forward again: each question after it is asked again, its answer kept where it still fits.
+    await term.answer("Add SmallWebRTC (peer-to-peer WebRTC) as a second transport?", "Enter");
+    await term.answer("Mode", "Enter");
+    await term.search("Speech-to-text service", "deepgram_stt");
+    for (const question of WEB_REST.slice(3)) await term.answer(question, "Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "back/voicebot.json")));
+    assert.deepEqual([config.transports, config.stt_service], [["hosted"], "deepgram_stt"]);
+    await assertReproducible(cwd.path, done.screen, "back");
+  },
+);
+
+Deno.test(
+  "init in a terminal: changing the bot type, then the mode, re-asks what depends on each",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "depends"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, -1)]) {
+      await term.answer(question, "Enter");
+    }
+    // Esc at the summary asks the last question again.
+    await term.answer("Create this project?", "Escape");
+    await term.answer("Add features", "Enter");
+    let screen = await term.waitFor("◆  Create this project?");
+    const change = async (label: string) => {
+      await term.answer("Create this project?", "Down", "Enter");
+      screen = await term.waitFor("◆  Which answer?");
+      const answers = listed(screen, "Which answer?");
+      assert.ok(answers.includes(label), screen);
+      await term.press(...Array(answers.indexOf(label)).fill("Down"), "Enter");
+    };
+    await change("Bot type");
+    await term.answer("Bot type", "Down", "Enter");
+    // The web transport no longer fits; carrier1..carrier4, then Daily PSTN, with its direction.
+    await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
+    await term.answer("Call direction for Daily PSTN", "Enter");
+    screen = await term.waitFor("◆  Create this project?");
+    assert.deepEqual(answeredAfter(screen, "◇  Which answer?"), [
+      "Bot type",
+      "Transport",
+      "Call direction for Daily PSTN",
+    ]);
+    // The web client's questions no longer apply, and are gone from the summary.
+    assert.ok(!summaryOf(screen).some((line) => line.startsWith("Web client")), screen);
+    await change("Mode");
+    await term.answer("Mode", "Down", "Enter");
+    await term.search("Realtime service", "openai_realtime");
+    screen = await term.waitFor("◆  Create this project?");
+    assert.deepEqual(answeredAfter(screen, "◇  Which answer?"), ["Mode", "Realtime service"]);
+    assert.ok(!summaryOf(screen).some((line) => line.startsWith("Speech-to-text")), screen);
+    await term.press("Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "depends/voicebot.json")));
+    assert.deepEqual(
+      [config.bot_type, config.transports, config.mode, config.stt_service, config.client_server],
+      ["telephony", ["hosted_pstn_dialin"], "realtime", null, null],
+    );
+    await assertReproducible(cwd.path, done.screen, "depends");
+  },
+);
+
+Deno.test(
+  "init in a terminal: a name with a space gets a suggestion, and features are checked as given",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "named"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name");
+    await term.type("Restaurant Booker");
+    await term.press("Enter");
+    let screen = await term.waitFor(/◆ {2}Project name\n│ {2}restaurant-booker$/m);
+    assert.match(screen, /"Restaurant Booker" is not a valid project name/);
+    assert.match(screen, /Enter takes it/);
+    await term.press("Enter");
+    for (const question of WEB_AFTER_NAME.slice(0, 9)) await term.answer(question, "Enter");
+    // Noise cancellation without the deployment files: the flags' rule refuses it, here too.
+    await term.features(["Noise cancellation on the cloud"]);
+    screen = await term.waitFor(/needs cloud deployment[\s\S]*◆ {2}Add features/);
+    assert.match(screen, /▲ {2}Noise cancellation on the cloud: needs cloud deployment/);
+    assert.ok(!screen.includes("Create this project?"), screen);
+    const again = screen.slice(screen.lastIndexOf("◆  Add features"));
+    assert.match(again, /◼ Noise cancellation on the cloud/); // the ticks are kept
+    await term.features(["Noise cancellation on the cloud", "Cloud deployment files"]);
+    await term.answer("Create this project?", "Enter");
+    const done = await term.exit();
+    assert.deepEqual(done.code, 0, done.screen);
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "named/voicebot.json")));
+    assert.deepEqual([config.project_name, config.enable_denoise], ["restaurant-booker", true]);
+    await assertReproducible(cwd.path, done.screen, "named");
+  },
+);
+
+Deno.test(
+  "init in a terminal inside a project: refresh its guides, or a new project beside it, never in it",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    const made = join(cwd.path, "made");
+    const scaffold = ["init", "made", "-t", "lightweb", "-m", "realtime", "--realtime"];
+    assert.equal((await voicebot([...scaffold, "openai_realtime"], { cwd: cwd.path })).code, 0);
+    const before = await snapshot(made);
+    {
+      await using term = await Terminal.start(made, ["init"]);
+      const screen = await term.waitFor("◆  This is the voicebot project made.");
+      assert.deepEqual(listed(screen, "This is the voicebot project made."), [
+        "Refresh its guides (writes this version's AGENTS.md and ASSISTANT.md; edited ones are kept)",
+        "Make a new project beside it",
+        "Cancel",
+      ]);
+      await term.press("Down", "Enter");
+      await term.answer("Where should the project go?");
+      await term.waitFor(/^│ {2}\.\.\/my-voice-bot$/m);
+      await term.type("inside");
+      await term.press("Enter");
+      await term.waitFor("that is inside the project made");
+      await term.press(...Array(6).fill("BSpace"), "Enter");
+      await term.answer("How do you want to build your bot?", "Enter");
+      const { code, screen: done } = await term.exit();
+      assert.deepEqual(code, 0, done);
+      assert.match(done, /^ {2}voicebot init \.\.\/my-voice-bot --coding-agent$/m);
+    }
+    assert.ok(await exists(join(cwd.path, "my-voice-bot/GETTING_STARTED.md")));
+    assert.deepEqual(await snapshot(made), before);
+    // From a directory of the project: its guides are refreshed, nothing is made in it.
+    await Deno.remove(join(made, "AGENTS.md"));
+    await using term = await Terminal.start(join(made, "server"), ["init"]);
+    await term.answer("This is inside the voicebot project made.", "Enter");
+    const { code, screen } = await term.exit();
+    assert.deepEqual(code, 0, screen);
+    assert.match(screen, /Wrote 1 file in \.\.:/);
+    assert.deepEqual(await snapshot(made), before);
+    assert.match(screen, /^ {2}voicebot init \.\. --coding-agent$/m);
   },
 );
 

@@ -298,9 +298,10 @@ Deno.test("validation: a project name that packaging or images reject is an erro
   ]);
   await using run = await initIn(["Bad Name", "-t", "lightweb", ...CASCADE]);
   assert.equal(run.code, 2);
+  // The example is a valid name made from the one refused.
   assert.match(
     run.stderr,
-    /"Bad Name" is not a valid project name.*taken from the directory name; pass --name/,
+    /"Bad Name" is not a valid project name.*e\.g\. "bad-name"\. It was taken from the directory name; pass --name/,
   );
 });
 
@@ -585,6 +586,27 @@ Deno.test("the coding-agent path writes the three guides; a re-run keeps them", 
     agents,
     "--overwrite-guide restores the template",
   );
+});
+
+Deno.test("--coding-agent writes the guides and nothing else; with scaffold options it is refused", async () => {
+  await using dir = await tempDir();
+  const run = await voicebot(["init", "agent-bot", "--coding-agent"], { cwd: dir.path });
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(await listFiles(join(dir.path, "agent-bot")), [
+    "AGENTS.md",
+    "ASSISTANT.md",
+    "GETTING_STARTED.md",
+  ]);
+  for (const extra of [["-t", "lightweb", ...CASCADE], ["quickstart"]]) {
+    const args = extra[0] === "quickstart"
+      ? ["init", "quickstart", "--coding-agent"]
+      : ["init", "both", "--coding-agent", ...extra];
+    const refused = await voicebot(args, { cwd: dir.path });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--coding-agent: writes the guides only/);
+  }
+  assert.deepEqual(await exists(join(dir.path, "both")), false);
+  assert.deepEqual(await exists(join(dir.path, "voicebot-quickstart")), false);
 });
 
 Deno.test("a guide stamped by another version, older or newer, is kept, with how to refresh it", async () => {

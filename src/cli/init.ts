@@ -29,6 +29,11 @@ export default define({
       type: "boolean",
       description: "Overwrite existing AGENTS.md, ASSISTANT.md and GETTING_STARTED.md",
     },
+    "coding-agent": {
+      type: "boolean",
+      description:
+        "Write the guides for a coding agent and ask nothing, even in a terminal (in a scaffolded project: its own guides)",
+    },
     name: text("Project name (default: the target directory's name)", "n"),
     "bot-type": text("web or telephony (default: inferred from the transports)", "b"),
     transport: {
@@ -124,7 +129,17 @@ export default define({
       eval: values.eval,
     };
     const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-    const wizard = Object.keys(given).length === 0 && values.config === undefined &&
+    const scaffolding = Object.keys(given).length > 0 || values.config !== undefined ||
+      values.dir === "quickstart";
+    if (values["coding-agent"] && scaffolding) {
+      problems.push({
+        field: "--coding-agent",
+        message:
+          "writes the guides only; scaffold options, --config and quickstart make a bot: give one or the other",
+      });
+    }
+    const wizard = !values["coding-agent"] && Object.keys(given).length === 0 &&
+      values.config === undefined &&
       !values["dry-run"] && values.dir !== "quickstart" && problems.length === 0 &&
       isInteractive();
     if (wizard) {
@@ -147,7 +162,7 @@ export default define({
 
 /** On a terminal with nothing to go on: ask (and confirm), write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
-  const [{ terminalPrompter: prompt, loadedSpinner, orCancelled }, wizard, { initProject }] =
+  const [{ backPrompter: prompt, loadedSpinner, orCancelled }, wizard, { initProject }] =
     await Promise.all([
       import("./prompt.ts"),
       import("./init_wizard.ts"),
@@ -186,7 +201,11 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   }
   spinner.stop("Done.");
   report(result);
-  printNote("To make the same project again without questions:");
+  printNote(
+    result.config
+      ? "To make the same project again without questions:"
+      : "To write the same guides again without questions:",
+  );
   printNote(`  ${wizard.commandLine(answers)}`);
 }
 

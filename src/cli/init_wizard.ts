@@ -2,8 +2,14 @@
  * `voicebot init` in a terminal: ask what the flags would say, then hand the answers to the same
  * init core (and so the same validation) as a non-interactive run. Loaded only on a terminal.
  */
-import type { ScaffoldInput } from "../init/config.ts";
-import { FIELDS, formatProblem, projectNameProblem, resolveConfig } from "../init/config.ts";
+import type { ConfigKey, ScaffoldInput } from "../init/config.ts";
+import {
+  FIELDS,
+  formatProblem,
+  projectNameProblem,
+  resolveConfig,
+  suggestProjectName,
+} from "../init/config.ts";
 import {
   findService,
   type ServiceKind,
@@ -12,12 +18,12 @@ import {
   TRANSPORTS,
 } from "../init/catalog.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
-import { guidesFor, initProject, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
+import { guidesFor, initProject, projectAround, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
 import { CancelledError } from "../errors.ts";
-import { basename, join, resolve } from "../paths.ts";
+import { basename, dirname, join, relative, resolve } from "../paths.ts";
 import { andList, shellQuote } from "../words.ts";
-import type { Prompter, SelectOption } from "./prompt.ts";
+import { GoBack, type Prompter, type SelectOption } from "./prompt.ts";
 
 export interface WizardAnswers {
   readonly dir: string;
@@ -28,54 +34,168 @@ export interface WizardAnswers {
 
 const DEFAULT_DIR = "my-voice-bot";
 
+/** Where the questions are: a question before the scaffold's, or the scaffold's own. */
+type Stage = "project" | "directory" | "how" | "scaffold";
+
+/**
+ * The questions, with a way back: Escape at a question (a `GoBack` from the prompter) goes back
+ * to the one before, its answer kept; at the first one, it cancels. Without a directory inside a
+ * scaffolded project, the first question is whether to refresh its guides or make a new project
+ * beside it.
+ */
 export async function runWizard(
   prompt: Prompter,
   cwd: string,
   given: { dir?: string; overwriteGuide: boolean },
 ): Promise<WizardAnswers> {
-  const { dir, guides, kind } = await askDirectory(prompt, cwd, given.dir);
+  const project = given.dir === undefined ? projectAround(cwd) : undefined;
+  let givenDir = given.dir;
+  let dir: string | undefined;
+  let overwriteGuide = given.overwriteGuide;
+  let beside: string | undefined;
+  const visited: Stage[] = [];
+  let stage: Stage = project ? "project" : "directory";
+  prompt = withKeysHint(prompt);
+  for (;;) {
+    try {
+      if (stage === "project") {
+        const choice = await askInProject(prompt, cwd, project!);
+        if (choice === "refresh") {
+          dir = relative(cwd, project!) || ".";
+          const chosen = await unlessBack(directoryChosen(prompt, cwd, dir, overwriteGuide));
+          if (chosen === undefined) continue; // Escape: this question again
+          return { dir, overwriteGuide: chosen.overwriteGuide, flags: {} };
+        }
+        beside = project;
+        visited.push(stage);
+        stage = "directory";
+      } else if (stage === "directory") {
+        const fallback = dir ??
+          (beside ? relative(cwd, join(dirname(beside), DEFAULT_DIR)) : DEFAULT_DIR);
+        const asked = givenDir === undefined;
+        dir = await askDirectory(prompt, cwd, { given: givenDir, fallback, project: beside });
+        givenDir = undefined;
+        const chosen = await unlessBack(directoryChosen(prompt, cwd, dir, overwriteGuide));
+        if (chosen === undefined) continue; // Escape: the directory again
+        overwriteGuide = chosen.overwriteGuide;
+        // A scaffolded project is made already: only its guides are left to write.
+        if (chosen.kind === "project") return { dir, overwriteGuide, flags: {} };
+        // A directory given on the command line is not a question to go back to.
+        if (asked) visited.push(stage);
+        stage = "how";
+      } else if (stage === "how") {
+        const how = await prompt.select("How do you want to build your bot?", [
+          {
+            value: "agent",
+            label: "With a coding agent",
+            hint: "writes the guides and GETTING_STARTED.md",
+          },
+          { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
+        ], "agent");
+        if (how === "agent") return { dir: dir!, overwriteGuide, flags: {} };
+        visited.push(stage);
+        stage = "scaffold";
+      } else {
+        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside);
+      }
+    } catch (error) {
+      if (!(error instanceof GoBack)) throw error;
+      const back = visited.pop();
+      if (back === undefined) throw new CancelledError();
+      stage = back;
+    }
+  }
+}
+
+/** The prompter, saying once, before its first question, what Esc and Ctrl-C do. */
+function withKeysHint(prompt: Prompter): Prompter {
+  let said = false;
+  const first = <A extends unknown[], R>(ask: (...args: A) => Promise<R>) => async (...args: A) => {
+    if (!said) {
+      said = true;
+      await prompt.info("Esc goes back one question; Ctrl-C cancels.");
+    }
+    return await ask(...args);
+  };
+  return {
+    ...prompt,
+    confirm: first(prompt.confirm),
+    text: first(prompt.text),
+    select: first(prompt.select) as Prompter["select"],
+    search: first(prompt.search) as Prompter["search"],
+    multiselect: first(prompt.multiselect) as Prompter["multiselect"],
+  };
+}
+
+/** Inside a scaffolded project, without a directory: refresh its guides, or make one beside it. */
+async function askInProject(
+  prompt: Prompter,
+  cwd: string,
+  project: string,
+): Promise<"refresh" | "beside"> {
+  const choice = await prompt.select(
+    `${cwd === project ? "This is" : "This is inside"} the voicebot project ${basename(project)}.`,
+    [
+      {
+        value: "refresh",
+        label: "Refresh its guides",
+        hint: "writes this version's AGENTS.md and ASSISTANT.md; edited ones are kept",
+      },
+      {
+        value: "beside",
+        label: "Make a new project beside it",
+        hint: `in ${relative(cwd, dirname(project)) || "."}`,
+      },
+      { value: "cancel", label: "Cancel" },
+    ],
+    "refresh",
+  );
+  if (choice === "cancel") throw new CancelledError();
+  return choice as "refresh" | "beside";
+}
+
+/**
+ * After the directory: the guide refresh offer, where a guide there came from another voicebot
+ * version. Escape there asks for the directory again.
+ */
+async function directoryChosen(
+  prompt: Prompter,
+  cwd: string,
+  dir: string,
+  overwriteGuide: boolean,
+): Promise<{ kind: GuideKind; overwriteGuide: boolean }> {
   const root = resolve(cwd, dir);
-  const overwriteGuide = given.overwriteGuide ||
-    await offerGuideRefresh(prompt, root, guides, kind);
-  // A scaffolded project is made already: only its guides are left to write.
-  if (kind === "project") return { dir, overwriteGuide, flags: {} };
-  const how = await prompt.select("How do you want to build your bot?", [
-    {
-      value: "agent",
-      label: "With a coding agent",
-      hint: "writes the guides and GETTING_STARTED.md",
-    },
-    { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
-  ], "agent");
-  if (how === "agent") return { dir, overwriteGuide, flags: {} };
-  return await askScaffold(prompt, cwd, { dir, overwriteGuide });
+  const { guides, kind } = await guidesFor(root);
+  const refresh = await offerGuideRefresh(prompt, root, guides, kind);
+  return { kind, overwriteGuide: overwriteGuide || refresh };
 }
 
 /**
  * The target directory, checked as soon as it is given: files already there that a scaffold
  * could write over are named, with the choice of another directory, going on, or cancelling.
- * (A scaffolded project is not checked: only its own guides are left to write.)
+ * (A scaffolded project is not checked: only its own guides are left to write.) `fallback` is
+ * shown grey and taken by Enter; typing replaces it. Beside `project`, nothing inside it is taken.
  */
 async function askDirectory(
   prompt: Prompter,
   cwd: string,
-  given: string | undefined,
-): Promise<{ dir: string; guides: PlannedFile[]; kind: GuideKind }> {
+  { given, fallback, project }: { given?: string; fallback: string; project?: string },
+): Promise<string> {
   let dir = given;
   for (;;) {
     dir ??= await prompt.text("Where should the project go?", {
-      placeholder: DEFAULT_DIR,
-      initial: DEFAULT_DIR,
-      validate: (value) => directoryProblem(cwd, value),
+      placeholder: fallback,
+      defaultValue: fallback,
+      validate: (value) => directoryProblem(cwd, value, project),
     });
     const root = resolve(cwd, dir);
-    const { guides, kind } = await guidesFor(root);
+    const { kind } = await guidesFor(root);
     const clashes = kind === "project" ? [] : existingScaffoldFiles(root);
-    if (clashes.length === 0) return { dir, guides, kind };
+    if (clashes.length === 0) return dir;
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
       : clashes;
-    const choice = await prompt.select(
+    const choice = await unlessBack(prompt.select(
       `${dir} already has ${andList(shown)}: a scaffolded bot would write over ${
         clashes.length === 1 ? "it" : "them"
       }.`,
@@ -89,9 +209,9 @@ async function askDirectory(
         { value: "cancel", label: "Cancel" },
       ],
       "other",
-    );
+    )) ?? "other";
     if (choice === "cancel") throw new CancelledError();
-    if (choice === "here") return { dir, guides, kind };
+    if (choice === "here") return dir;
     dir = undefined;
   }
 }
@@ -108,12 +228,18 @@ function existingScaffoldFiles(root: string): string[] {
   });
 }
 
-function directoryProblem(cwd: string, value: string): string | undefined {
+function directoryProblem(cwd: string, value: string, project?: string): string | undefined {
   if (value.trim() === "") return "a directory is needed, e.g. my-voice-bot";
   // As a TARGET_DIR, `quickstart` means the preset, not a directory of that name.
   if (value === "quickstart") return "quickstart names the preset (`voicebot init quickstart`)";
+  const root = resolve(cwd, value);
+  if (project && !relative(project, root).startsWith("..")) {
+    return `that is inside the project ${basename(project)}; a new one goes beside it, e.g. ${
+      relative(cwd, join(dirname(project), DEFAULT_DIR))
+    }`;
+  }
   try {
-    if (!Deno.statSync(resolve(cwd, value)).isDirectory) return `${value} is a file`;
+    if (!Deno.statSync(root).isDirectory) return `${value} is a file`;
   } catch {
     // Missing: it will be created.
   }
@@ -154,9 +280,10 @@ interface Step {
   fits(answers: Answers): boolean;
   ask(prompt: Prompter, answers: Answers, defaultName: string): Promise<unknown>;
   show(answers: Answers): string;
+  /** How a problem with `key` is introduced (default: the step's label). */
+  labelOf?(key: string): string;
 }
 
-const yesNo = (value: unknown) => (value ? "yes" : "no");
 const always = () => true;
 const isWeb = (a: Answers) => a.bot_type === "web";
 
@@ -186,28 +313,6 @@ function choiceStep(
   };
 }
 
-function confirmStep(
-  id: string,
-  question: string,
-  label: string,
-  keys: string[],
-  initial: boolean,
-  applies: (a: Answers) => boolean = always,
-): Step {
-  return {
-    id,
-    label,
-    keys,
-    applies,
-    fits: (a) => typeof a[id] === "boolean",
-    ask: (prompt, a) =>
-      prompt.confirm(question, {
-        initial: typeof a[id] === "boolean" ? a[id] as boolean : initial,
-      }),
-    show: (a) => yesNo(a[id]),
-  };
-}
-
 function serviceStep(
   id: string,
   kind: ServiceKind,
@@ -233,6 +338,97 @@ const DIRECTIONS = [
 const hasDirection = (a: Answers) =>
   a.transport === "hosted_pstn" || a.transport === "carrier1_hosted_sip";
 
+/** The yes/no features, asked as one list of ticks. */
+const FEATURES: readonly {
+  id: string;
+  /** The flag's key; the avatar's is its service, asked next. */
+  key?: ConfigKey;
+  label: string;
+  hint?: string;
+  applies: (a: Answers) => boolean;
+}[] = [
+  { id: "recording", key: "recording", label: "Record the conversation's audio", applies: always },
+  {
+    id: "transcription",
+    key: "transcription",
+    label: "Log the conversation's transcript",
+    applies: always,
+  },
+  { id: "avatar", label: "Video avatar", hint: "its service is asked next", applies: isWeb },
+  {
+    id: "video_output",
+    key: "video_output",
+    label: "Send video",
+    hint: "a video avatar always does",
+    applies: isWeb,
+  },
+  // Only a realtime model that takes the camera's frames ever sees the user's video.
+  {
+    id: "video_input",
+    key: "video_input",
+    label: "Receive the user's video",
+    applies: (a) =>
+      isWeb(a) && a.mode === "realtime" &&
+      findService(a.realtime_service as string)?.camera === true,
+  },
+  {
+    id: "enable_observability",
+    key: "enable_observability",
+    label: "Trace the pipeline with OpenTelemetry",
+    applies: always,
+  },
+  {
+    id: "deploy_to_cloud",
+    key: "deploy_to_cloud",
+    label: "Cloud deployment files",
+    hint: "Dockerfile and cloud-deploy.toml",
+    applies: always,
+  },
+  {
+    id: "enable_denoise",
+    key: "enable_denoise",
+    label: "Noise cancellation on the cloud",
+    hint: "needs the cloud deployment files",
+    applies: always,
+  },
+  {
+    id: "eval",
+    key: "eval",
+    label: "Eval-ready",
+    hint: "an eval transport and starter scenarios",
+    applies: always,
+  },
+];
+
+/** Ticked to start with, as the flags' defaults are. */
+const DEFAULT_FEATURES = ["deploy_to_cloud"];
+
+function featureOptions(a: Answers): (SelectOption<string> & { label: string })[] {
+  return FEATURES.filter((feature) => feature.applies(a))
+    .map(({ id, label, hint }) => ({ value: id, label, hint }));
+}
+
+const ticked = (a: Answers, id: string) =>
+  Array.isArray(a.features) && (a.features as string[]).includes(id);
+
+/**
+ * The project name, its default shown grey and taken by Enter. A name the flags would refuse gets
+ * a valid one made from it (`Restaurant Booker` → `restaurant-booker`), which Enter then takes.
+ */
+async function askProjectName(prompt: Prompter, name: string): Promise<string> {
+  let fallback = projectNameProblem(name) ? suggestProjectName(name) : name;
+  for (;;) {
+    const value = await prompt.text("Project name", {
+      placeholder: fallback,
+      defaultValue: fallback,
+    });
+    const problem = projectNameProblem(value);
+    if (!problem) return value;
+    fallback = suggestProjectName(value);
+    await prompt.warn(`${problem}; Enter takes it, or type another name.`);
+  }
+}
+
 /** Every question of the scaffold, in the order asked. */
 const STEPS: readonly Step[] = [
   {
@@ -242,14 +438,7 @@ const STEPS: readonly Step[] = [
     applies: always,
     fits: (a) => typeof a.project_name === "string" && !projectNameProblem(a.project_name),
     ask: (prompt, a, defaultName) =>
-      prompt.text("Project name", {
-        initial: typeof a.project_name === "string"
-          ? a.project_name
-          : projectNameProblem(defaultName)
-          ? ""
-          : defaultName,
-        validate: (value) => projectNameProblem(value),
-      }),
+      askProjectName(prompt, typeof a.project_name === "string" ? a.project_name : defaultName),
     show: (a) => String(a.project_name),
   },
   choiceStep("bot_type", "Bot type", ["bot_type"], () => [
@@ -326,119 +515,134 @@ const STEPS: readonly Step[] = [
   serviceStep("llm_service", "llm", "Language-model service", (a) => a.mode === "cascade"),
   serviceStep("tts_service", "tts", "Text-to-speech service", (a) => a.mode === "cascade"),
   serviceStep("realtime_service", "realtime", "Realtime service", (a) => a.mode === "realtime"),
-  confirmStep(
-    "recording",
-    "Record the conversation's audio?",
-    "Record audio",
-    ["recording"],
-    false,
-  ),
-  confirmStep(
-    "transcription",
-    "Log the conversation's transcript?",
-    "Log the transcript",
-    ["transcription"],
-    false,
-  ),
-  confirmStep("avatar", "Add a video avatar?", "Video avatar", ["video_service"], false, isWeb),
+  {
+    id: "features",
+    label: "Features",
+    keys: FEATURES.flatMap((feature) => feature.key ? [feature.key] : []),
+    applies: always,
+    fits: (a) =>
+      Array.isArray(a.features) &&
+      (a.features as string[]).every((id) => featureOptions(a).some((o) => o.value === id)),
+    ask: (prompt, a) =>
+      prompt.multiselect(
+        "Add features (Space ticks, Enter goes on)",
+        featureOptions(a),
+        Array.isArray(a.features) ? a.features as string[] : DEFAULT_FEATURES,
+      ),
+    show: (a) => {
+      const ticked = featureOptions(a).filter((o) => (a.features as string[]).includes(o.value));
+      return ticked.length === 0 ? "none" : ticked.map((o) => o.label).join(", ");
+    },
+    labelOf: (key) => FEATURES.find((feature) => feature.key === key)?.label ?? "Features",
+  },
   serviceStep(
     "video_service",
     "video",
     "Video avatar service",
-    (a) => isWeb(a) && a.avatar === true,
+    (a) => isWeb(a) && ticked(a, "avatar"),
   ),
-  confirmStep(
-    "video_output",
-    "Send video?",
-    "Send video",
-    ["video_output"],
-    false,
-    (a) => isWeb(a) && a.avatar === false,
-  ),
-  // Only a realtime model that takes the camera's frames ever sees the user's video.
-  confirmStep(
-    "video_input",
-    "Receive the user's video?",
-    "Receive the user's video",
-    ["video_input"],
-    false,
-    (a) =>
-      isWeb(a) && a.mode === "realtime" && findService(a.realtime_service as string)?.camera ===
-        true,
-  ),
-  confirmStep(
-    "enable_observability",
-    "Trace the pipeline with OpenTelemetry?",
-    "OpenTelemetry tracing",
-    ["enable_observability"],
-    false,
-  ),
-  confirmStep(
-    "deploy_to_cloud",
-    "Generate the cloud deployment files?",
-    "Cloud deployment files",
-    ["deploy_to_cloud"],
-    true,
-  ),
-  confirmStep(
-    "enable_denoise",
-    "Enable noise cancellation on the cloud?",
-    "Noise cancellation on the cloud",
-    ["enable_denoise"],
-    false,
-    (a) => a.deploy_to_cloud === true,
-  ),
-  confirmStep("eval", "Make the bot eval-ready?", "Eval-ready", ["eval"], false),
 ];
 
 /**
  * Walks the steps in order: a step that no longer applies loses its answer; one whose answer is
  * missing, no longer fits the answers before it, or is in `again`, is asked; the others keep theirs.
+ * Each answer is checked as it is given, by the flags' own rules (`resolveConfig`), and its
+ * question asked again with the problem shown until it passes. Escape (`GoBack`) asks the question
+ * before again, then this one; at the first question, the walk throws `GoBack` itself.
  */
 async function walk(
   prompt: Prompter,
   answers: Answers,
   defaultName: string,
-  again: ReadonlySet<string> = new Set(),
+  again: Set<string> = new Set(),
 ): Promise<void> {
-  for (const step of STEPS) {
+  let i = 0;
+  while (i < STEPS.length) {
+    const step = STEPS[i];
     if (!step.applies(answers)) {
       delete answers[step.id];
+      i++;
       continue;
     }
-    if (step.id in answers && step.fits(answers) && !again.has(step.id)) continue;
-    answers[step.id] = await step.ask(prompt, answers, defaultName);
+    if (step.id in answers && step.fits(answers) && !again.has(step.id)) {
+      i++;
+      continue;
+    }
+    let answer: unknown;
+    try {
+      answer = await step.ask(prompt, answers, defaultName);
+    } catch (error) {
+      if (!(error instanceof GoBack)) throw error;
+      const back = STEPS.findLastIndex((s, j) => j < i && s.applies(answers) && s.id in answers);
+      if (back < 0) throw error;
+      if (step.id in answers) again.add(step.id);
+      again.add(STEPS[back].id);
+      i = back;
+      continue;
+    }
+    answers[step.id] = answer;
+    const problems = answerProblems(step, answers, defaultName);
+    if (problems.length > 0) {
+      await prompt.warn(problems.join("\n"));
+      again.add(step.id);
+      continue;
+    }
+    again.delete(step.id);
+    i++;
   }
 }
 
-/** The flags the answers stand for, as the command line gives them. */
+/**
+ * What the flags' rules find wrong with a step's answer, given the answers before it. Those after
+ * it are left out (they may yet be asked again, as a web transport is after a change to a phone
+ * bot), and so is what is only missing: a later question's.
+ */
+function answerProblems(step: Step, answers: Answers, defaultName: string): string[] {
+  const upTo = STEPS.slice(0, STEPS.indexOf(step) + 1).filter((s) => s.id in answers);
+  const given = Object.fromEntries(upTo.map((s) => [s.id, answers[s.id]]));
+  const { problems } = resolveConfig(flagsOf(given, defaultName), defaultName);
+  return problems
+    .filter((problem) => !problem.missing && problem.key && step.keys.includes(problem.key))
+    .map((problem) => `${step.labelOf?.(problem.key!) ?? step.label}: ${problem.message}`);
+}
+
+/** The flags the answers stand for, as the command line gives them (those given so far). */
 function flagsOf(answers: Answers, defaultName: string): ScaffoldInput {
   const flags: ScaffoldInput = {};
-  if (answers.project_name !== defaultName) flags.project_name = answers.project_name as string;
-  flags.bot_type = answers.bot_type as string;
-  if ("client_framework" in answers) flags.client_framework = answers.client_framework as string;
-  if ("client_server" in answers) flags.client_server = answers.client_server as string;
+  const copy = (key: ConfigKey) => {
+    // deno-lint-ignore no-explicit-any
+    if (answers[key] !== undefined) (flags as any)[key] = answers[key];
+  };
+  if (answers.project_name !== undefined && answers.project_name !== defaultName) {
+    flags.project_name = answers.project_name as string;
+  }
+  copy("bot_type");
+  copy("client_framework");
+  copy("client_server");
   if ("direction" in answers) {
     const key = answers.transport === "hosted_pstn" ? "daily_pstn_mode" : "twilio_daily_sip_mode";
     flags[key] = answers.direction as string;
   }
-  flags.transports = [
-    answers.transport as string,
-    ...(answers.second ? [answers.second as string] : []),
-  ];
-  flags.mode = answers.mode as string;
-  for (const key of ["stt_service", "llm_service", "tts_service", "realtime_service"] as const) {
-    if (key in answers) flags[key] = answers[key] as string;
+  if (answers.transport !== undefined) {
+    flags.transports = [
+      answers.transport as string,
+      ...(answers.second ? [answers.second as string] : []),
+    ];
   }
-  flags.recording = answers.recording as boolean;
-  flags.transcription = answers.transcription as boolean;
-  if ("video_service" in answers) flags.video_service = answers.video_service as string;
-  if ("video_output" in answers) flags.video_output = answers.video_output as boolean;
-  if ("video_input" in answers) flags.video_input = answers.video_input as boolean;
-  flags.enable_observability = answers.enable_observability as boolean;
-  flags.deploy_to_cloud = answers.deploy_to_cloud as boolean;
-  if ("enable_denoise" in answers) flags.enable_denoise = answers.enable_denoise as boolean;
-  flags.eval = answers.eval as boolean;
+  copy("mode");
+  for (const key of ["stt_service", "llm_service", "tts_service", "realtime_service"] as const) {
+    copy(key);
+  }
+  if (Array.isArray(answers.features)) {
+    for (const feature of FEATURES) {
+      if (!feature.key || !feature.applies(answers)) continue;
+      // A video avatar sends video: the flag is left to its default, on.
+      if (feature.id === "video_output" && ticked(answers, "avatar")) continue;
+      // deno-lint-ignore no-explicit-any
+      (flags as any)[feature.key] = ticked(answers, feature.id);
+    }
+  }
+  copy("video_service");
   return flags;
 }
 
@@ -455,38 +659,45 @@ const DIRECTORY = "directory";
 
 /**
  * Asks the scaffold's questions, then shows the summary until the user creates the project or
- * cancels; "Change an answer" re-asks that question, then only what depends on it. An answer the
- * configuration still refuses, or a directory whose files a scaffold would write over, sends the
- * user back to that question: nothing given is lost.
+ * cancels; "Change an answer" re-asks that question, then only what depends on it. Escape at the
+ * summary asks the last question again; at a question picked to change, the one before it. A
+ * directory whose files a scaffold would write over sends the user back to the directory: nothing
+ * given is lost.
  */
 async function askScaffold(
   prompt: Prompter,
   cwd: string,
   start: { dir: string; overwriteGuide: boolean },
+  project: string | undefined,
 ): Promise<WizardAnswers> {
   let { dir, overwriteGuide } = start;
   const answers: Answers = {};
   const defaultName = () => basename(resolve(cwd, dir));
+  // Escape at the first question goes out of here, back to "How do you want to build your bot?".
   await walk(prompt, answers, defaultName());
   for (;;) {
     const flags = flagsOf(answers, defaultName());
     const { problems } = resolveConfig(flags, defaultName());
     if (problems.length > 0) {
-      // Should not happen: each answer was checked as given. Back to the question, answers kept.
+      // Each answer was checked as given; should one still fail, back to its question.
       const step = STEPS.find((s) => problems.some((p) => p.key && s.keys.includes(p.key)));
       await prompt.warn(problems.map(formatProblem).join("\n"));
       if (!step) throw new Error(`the wizard's answers fail: ${problems.map(formatProblem)}`);
-      await walk(prompt, answers, defaultName(), new Set([step.id]));
+      await unlessBack(walk(prompt, answers, defaultName(), new Set([step.id])));
       continue;
     }
     await prompt.note("Summary", summaryLines(dir, answers));
-    const next = await prompt.select("Create this project?", [
+    const next = await unlessBack(prompt.select("Create this project?", [
       { value: "create", label: "Create it" },
       { value: "change", label: "Change an answer" },
       { value: "cancel", label: "Cancel" },
-    ], "create");
+    ], "create"));
     if (next === "cancel") throw new CancelledError();
-    if (next === "create") {
+    if (next === undefined) {
+      // Escape: the last question again (and from there, back on).
+      const last = STEPS.findLast((step) => step.id in answers)!;
+      await unlessBack(walk(prompt, answers, defaultName(), new Set([last.id])));
+    } else if (next === "create") {
       const conflicts = await conflictsIn(cwd, dir, flags, overwriteGuide);
       if (conflicts.length === 0) return { dir, overwriteGuide, flags };
       await prompt.warn(
@@ -496,33 +707,53 @@ async function askScaffold(
           conflicts.length === 1 ? "it" : "them"
         }. Choose another directory (your answers are kept).`,
       );
-      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, overwriteGuide));
-      continue;
-    }
-    const which = await prompt.select("Which answer?", [
-      { value: DIRECTORY, label: "Directory", hint: dir },
-      ...STEPS.filter((step) => step.id in answers).map((step) => ({
-        value: step.id,
-        label: step.label,
-        hint: step.show(answers),
-      })),
-    ], DIRECTORY);
-    if (which === DIRECTORY) {
-      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, overwriteGuide));
+      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, dir, overwriteGuide, project));
     } else {
-      await walk(prompt, answers, defaultName(), new Set([which]));
+      const which = await unlessBack(prompt.select("Which answer?", [
+        { value: DIRECTORY, label: "Directory", hint: dir },
+        ...STEPS.filter((step) => step.id in answers).map((step) => ({
+          value: step.id,
+          label: step.label,
+          hint: step.show(answers),
+        })),
+      ], DIRECTORY));
+      if (which === DIRECTORY) {
+        ({ dir, overwriteGuide } = await changeDirectory(
+          prompt,
+          cwd,
+          dir,
+          overwriteGuide,
+          project,
+        ));
+      } else if (which !== undefined) {
+        await unlessBack(walk(prompt, answers, defaultName(), new Set([which])));
+      }
     }
   }
 }
 
+/** The question's answer, or undefined when the user pressed Escape to go back. */
+async function unlessBack<T>(question: Promise<T>): Promise<T | undefined> {
+  try {
+    return await question;
+  } catch (error) {
+    if (error instanceof GoBack) return undefined;
+    throw error;
+  }
+}
+
+/** Another directory, from the summary (or Escape: the same one), and its guide refresh offer. */
 async function changeDirectory(
   prompt: Prompter,
   cwd: string,
+  dir: string,
   overwriteGuide: boolean,
+  project: string | undefined,
 ): Promise<{ dir: string; overwriteGuide: boolean }> {
-  const { dir, guides, kind } = await askDirectory(prompt, cwd, undefined);
-  const refresh = await offerGuideRefresh(prompt, resolve(cwd, dir), guides, kind);
-  return { dir, overwriteGuide: overwriteGuide || refresh };
+  const other = await unlessBack(askDirectory(prompt, cwd, { fallback: dir, project }));
+  if (other === undefined) return { dir, overwriteGuide };
+  const chosen = await unlessBack(directoryChosen(prompt, cwd, other, overwriteGuide));
+  return chosen ? { dir: other, overwriteGuide: chosen.overwriteGuide } : { dir, overwriteGuide };
 }
 
 /** The files of this project that a real run would refuse to write over. */
@@ -620,9 +851,13 @@ function serviceOptions(kind: ServiceKind): (SelectOption<string> & { label: str
   }));
 }
 
-/** The command that makes the same project without a terminal. */
+/**
+ * The command that makes the same files without a question, in a terminal or not: on the
+ * coding-agent path (no scaffold answers), the one that writes the same guides.
+ */
 export function commandLine(answers: WizardAnswers): string {
   const args = ["voicebot", "init", answers.dir];
+  if (Object.keys(answers.flags).length === 0) args.push("--coding-agent");
   for (const [key, value] of Object.entries(answers.flags)) {
     const flag = FIELDS[key as keyof typeof FIELDS].flag;
     if (typeof value === "boolean") args.push(value ? flag : flag.replace(/^--/, "--no-"));

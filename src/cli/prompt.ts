@@ -36,19 +36,46 @@ export interface Prompter {
   confirm(message: string, options?: { initial?: boolean }): Promise<boolean>;
   /** Hidden input: what is typed is never echoed. */
   password(message: string): Promise<string>;
-  text(
-    message: string,
-    options?: { placeholder?: string; initial?: string; validate?: (v: string) => string | void },
-  ): Promise<string>;
+  /**
+   * `placeholder` is shown grey in an empty field; with `defaultValue` it is also the answer when
+   * the field is left empty (typing replaces it, as create-vite's directory question does).
+   * `validate` sees the answer as it would be taken: the default for an empty field.
+   */
+  text(message: string, options?: TextOptions): Promise<string>;
   select<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
   /** A select whose list narrows as the user types. */
   search<T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T>;
+  /** Ticks: any number of the options, `initial` ticked to start with. */
+  multiselect<T>(message: string, options: SelectOption<T>[], initial: readonly T[]): Promise<T[]>;
   /** On a terminal a spinner on stderr; otherwise it does nothing. */
   spinner(): Spinner;
   /** A framed note in the questions' frame: `lines` under `title`. */
   note(title: string, lines: readonly string[]): Promise<void>;
+  /** A line of information in the questions' frame. */
+  info(message: string): Promise<void>;
   /** A warning in the questions' frame. */
   warn(message: string): Promise<void>;
+}
+
+export interface TextOptions {
+  placeholder?: string;
+  defaultValue?: string;
+  initial?: string;
+  validate?: (value: string) => string | void;
+}
+
+/**
+ * What Escape at a question means: cancel (exit 130, as Ctrl-C), or go back one question (the
+ * question throws `GoBack`). In a search with something typed, it first clears what is typed.
+ */
+export type EscapeMeans = "cancel" | "back";
+
+/** Thrown by a question of a `backPrompter` when the user presses Escape: go back one question. */
+export class GoBack extends Error {
+  constructor() {
+    super("Escape: back one question");
+    this.name = "GoBack";
+  }
 }
 
 export function isInteractive(): boolean {
@@ -57,15 +84,31 @@ export function isInteractive(): boolean {
 
 type Clack = typeof import("@clack/prompts");
 type Output = NonNullable<Parameters<Clack["confirm"]>[0]["output"]>;
-let loaded: Promise<{ clack: Clack; output: Output }> | undefined;
+type Key = { name?: string; ctrl?: boolean; sequence?: string };
+interface Terminal {
+  clack: Clack;
+  output: Output;
+  input: {
+    on(event: "keypress", listener: KeyListener): unknown;
+    off(event: "keypress", listener: KeyListener): unknown;
+  };
+}
+type KeyListener = (sequence: unknown, key?: Key) => void;
+let loaded: Promise<Terminal> | undefined;
 
-function clack() {
+function clack(): Promise<Terminal> {
   loaded ??= (async () => {
     const [clack, { default: process }] = await Promise.all([
       import("@clack/prompts"),
       import("node:process"),
     ]);
-    return { clack, output: process.stderr as unknown as Output };
+    // Escape is ours (see `asked`): clack would cancel the whole run on it.
+    clack.settings.aliases.delete("escape");
+    return {
+      clack,
+      output: process.stderr as unknown as Output,
+      input: process.stdin as unknown as Terminal["input"],
+    };
   })();
   return loaded;
 }
@@ -79,91 +122,139 @@ function requireTerminal(message: string) {
   }
 }
 
-function answered<T>(clack: Clack, value: T | symbol): T {
-  if (clack.isCancel(value) || typeof value === "symbol") throw new CancelledError();
+/** A search prompt, as its options function sees it (`this`): what is typed, and how to clear it. */
+interface Typed {
+  userInput: string;
+  _clearUserInput(): void;
+}
+
+/**
+ * Runs one clack prompt on the terminal, with Escape handled here (clack's is off): in a search
+ * with something typed, Escape clears it; otherwise it ends the prompt, which then throws
+ * `GoBack` or `CancelledError` as `escape` says. Ctrl-C stays clack's, and cancels.
+ * `run` gets the output to draw on and the signal that ends the prompt; a search sets `typed`.
+ */
+async function asked<T>(
+  message: string,
+  escape: EscapeMeans,
+  run: (
+    c: Clack,
+    common: { output: Output; signal: AbortSignal },
+    typed: { current?: Typed },
+  ) => Promise<T | symbol>,
+): Promise<T> {
+  requireTerminal(message);
+  const { clack: c, output, input } = await clack();
+  const ended = new AbortController();
+  const typed: { current?: Typed } = {};
+  let escaped = false;
+  // Registered before the prompt's own listener, so that it sees Escape first.
+  const onKey = (_: unknown, key: Key = {}) => {
+    if (key.name !== "escape") return;
+    if (typed.current && typed.current.userInput !== "") {
+      typed.current._clearUserInput();
+      return;
+    }
+    escaped = true;
+    ended.abort();
+  };
+  input.on("keypress", onKey);
+  let value: T | symbol;
+  try {
+    value = await run(c, { output, signal: ended.signal }, typed);
+  } finally {
+    input.off("keypress", onKey);
+  }
+  if (c.isCancel(value) || typeof value === "symbol") {
+    throw escaped && escape === "back" ? new GoBack() : new CancelledError();
+  }
   return value;
 }
 
-export async function confirm(
-  message: string,
-  options: { initial?: boolean } = {},
-): Promise<boolean> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  return answered<boolean>(
-    c,
-    await c.confirm({ message, initialValue: options.initial ?? false, output }),
-  );
+function confirmPrompt(escape: EscapeMeans) {
+  return (message: string, options: { initial?: boolean } = {}): Promise<boolean> =>
+    asked<boolean>(
+      message,
+      escape,
+      (c, common) => c.confirm({ message, initialValue: options.initial ?? false, ...common }),
+    );
 }
 
-export async function password(message: string): Promise<string> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  // No mask either: a hidden prompt echoes nothing, not even the length of what is typed.
-  return answered<string>(c, await c.password({ message, mask: "", output }));
+function passwordPrompt(escape: EscapeMeans) {
+  return (message: string): Promise<string> =>
+    // No mask either: a hidden prompt echoes nothing, not even the length of what is typed.
+    asked<string>(message, escape, (c, common) => c.password({ message, mask: "", ...common }));
 }
 
-export async function text(
-  message: string,
-  options: { placeholder?: string; initial?: string; validate?: (v: string) => string | void } = {},
-): Promise<string> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  const value = await c.text({
-    message,
-    placeholder: options.placeholder,
-    initialValue: options.initial,
-    validate: options.validate ? (v) => options.validate!(v ?? "") || undefined : undefined,
-    output,
-  });
-  return answered<string>(c, value) ?? "";
+function textPrompt(escape: EscapeMeans) {
+  return async (message: string, options: TextOptions = {}): Promise<string> => {
+    const { validate, defaultValue } = options;
+    const value = await asked<string | undefined>(message, escape, (c, common) =>
+      c.text({
+        message,
+        placeholder: options.placeholder,
+        defaultValue,
+        initialValue: options.initial,
+        // clack checks the field before it puts the default in an empty one.
+        validate: validate ? (v) => validate(v || defaultValue || "") || undefined : undefined,
+        ...common,
+      }));
+    return value ?? "";
+  };
 }
 
-export async function select<T>(
-  message: string,
-  options: SelectOption<T>[],
-  initial?: T,
-): Promise<T> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  const value = await c.select<T>({
-    message,
-    // deno-lint-ignore no-explicit-any
-    options: options as any,
-    initialValue: initial,
-    output,
-  });
-  return answered<T>(c, value as T | symbol);
+function selectPrompt(escape: EscapeMeans) {
+  return <T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T> =>
+    asked<T>(message, escape, (c, common) =>
+      c.select<T>({
+        message,
+        // deno-lint-ignore no-explicit-any
+        options: options as any,
+        initialValue: initial,
+        ...common,
+      }));
 }
 
-export async function search<T>(
-  message: string,
-  options: SelectOption<T>[],
-  initial?: T,
-): Promise<T> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  const value = await c.autocomplete<T>({
-    message,
-    // A function, so that the list comes in `rankMatches`'s order for what is typed; clack then
-    // keeps the matches (its filter, given ours) in that order, and counts them against the whole.
-    options: function (this: { userInput?: string }) {
-      return rankMatches(options, this.userInput ?? "");
-      // deno-lint-ignore no-explicit-any
-    } as any,
-    filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
-    initialValue: initial,
-    placeholder: "type to search",
-    // Enter with nothing matching would answer nothing (clack submits `undefined`): the question
-    // stays open instead, and says why.
-    validate: (picked) =>
-      picked === undefined || (Array.isArray(picked) && picked.length === 0)
-        ? "Nothing matches: delete some letters (Backspace) and pick one."
-        : undefined,
-    output,
-  });
-  if (value === undefined) throw new Error(`no answer to "${message}"`);
-  return answered<T>(c, value as T | symbol);
+function multiselectPrompt(escape: EscapeMeans) {
+  return <T>(message: string, options: SelectOption<T>[], initial: readonly T[]): Promise<T[]> =>
+    asked<T[]>(message, escape, (c, common) =>
+      c.multiselect<T>({
+        message,
+        // deno-lint-ignore no-explicit-any
+        options: options as any,
+        initialValues: initial.filter((value) => options.some((o) => o.value === value)),
+        required: false,
+        ...common,
+      }));
+}
+
+function searchPrompt(escape: EscapeMeans) {
+  return async <T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T> => {
+    const value = await asked<T>(message, escape, (c, common, typed) =>
+      c.autocomplete<T>({
+        message,
+        // A function, so that the list comes in `rankMatches`'s order for what is typed; clack
+        // then keeps the matches (its filter, given ours) in that order, and counts them against
+        // the whole. Its `this` is the prompt: what Escape clears.
+        options: function (this: Typed) {
+          typed.current = this;
+          return rankMatches(options, this.userInput ?? "");
+          // deno-lint-ignore no-explicit-any
+        } as any,
+        filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
+        initialValue: initial,
+        placeholder: "type to search",
+        // Enter with nothing matching would answer nothing (clack submits `undefined`): the
+        // question stays open instead, and says why.
+        validate: (picked) =>
+          picked === undefined || (Array.isArray(picked) && picked.length === 0)
+            ? "Nothing matches: delete some letters (Backspace, or Esc for all) and pick one."
+            : undefined,
+        ...common,
+      }));
+    if (value === undefined) throw new Error(`no answer to "${message}"`);
+    return value;
+  };
 }
 
 const NO_MATCH = 4;
@@ -375,29 +466,48 @@ function holdKeys(io: SpinnerIo, onCancel: () => void): () => void {
   };
 }
 
-export async function note(title: string, lines: readonly string[]): Promise<void> {
+async function note(title: string, lines: readonly string[]): Promise<void> {
   requireTerminal(title);
   const { clack: c, output } = await clack();
   // deno-lint-ignore no-explicit-any
   c.note(lines.join("\n"), title, { output: output as any });
 }
 
-export async function warn(message: string): Promise<void> {
+async function info(message: string): Promise<void> {
+  requireTerminal(message);
+  const { clack: c, output } = await clack();
+  // deno-lint-ignore no-explicit-any
+  c.log.info(message, { output: output as any });
+}
+
+async function warn(message: string): Promise<void> {
   requireTerminal(message);
   const { clack: c, output } = await clack();
   // deno-lint-ignore no-explicit-any
   c.log.warn(message, { output: output as any });
 }
 
-/** The real prompter, on the process's terminal. */
-export const terminalPrompter: Prompter = {
-  isInteractive,
-  confirm,
-  password,
-  text,
-  select,
-  search,
-  spinner,
-  note,
-  warn,
-};
+function prompter(escape: EscapeMeans): Prompter {
+  return {
+    isInteractive,
+    confirm: confirmPrompt(escape),
+    password: passwordPrompt(escape),
+    text: textPrompt(escape),
+    select: selectPrompt(escape),
+    search: searchPrompt(escape),
+    multiselect: multiselectPrompt(escape),
+    spinner,
+    note,
+    info,
+    warn,
+  };
+}
+
+/** The real prompter, on the process's terminal: Escape, like Ctrl-C, cancels. */
+export const terminalPrompter: Prompter = prompter("cancel");
+
+/** The same, for a run of questions with a way back: Escape throws `GoBack`. */
+export const backPrompter: Prompter = prompter("back");
+
+/** Single questions on the terminal, Escape cancelling. */
+export const { confirm, password, text, select, search } = terminalPrompter;

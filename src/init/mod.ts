@@ -2,7 +2,7 @@
  * `voicebot init`, the core: decide the path (coding agent, scaffold, quickstart), resolve and
  * validate the configuration, plan the files, refuse on conflicts, then write all or nothing.
  */
-import { basename, join, resolve } from "../paths.ts";
+import { basename, dirname, join, resolve } from "../paths.ts";
 import { ConflictError, UsageError } from "../errors.ts";
 import {
   type ConfigKey,
@@ -218,6 +218,21 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     warnings: [],
     lowerNames: null,
   };
+}
+
+/**
+ * The scaffolded project `dir` is in (it or a directory above it holds the record of how the
+ * project was made), or undefined.
+ */
+export function projectAround(dir: string): string | undefined {
+  for (let at = dir;; at = dirname(at)) {
+    try {
+      if (Deno.statSync(join(at, RECORD)).isFile) return at;
+    } catch {
+      // Not here: look above.
+    }
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 /**
