@@ -861,35 +861,30 @@ Deno.test("set: the confirmation in a terminal, answered with real keystrokes", 
       0,
     );
     const before = await detail(server, key, "app");
-    // No: a cancellation (exit 130), nothing written.
-    await inTerminal(
-      server,
-      key,
-      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
-      async (term) => {
-        await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
-        const screen = await term.screen();
-        assert.match(screen, /create {5}C/);
-        assert.match(screen, /overwrite {2}A/);
-        assert.match(screen, /remove {5}B/);
-        await term.type("n");
-        await term.keys("Enter");
-        await term.waitFor(/EXIT=130/);
-        assert.match(await term.screen(), /Cancelled; nothing was changed/);
-      },
-    );
-    // Escape, as Ctrl-C: a cancellation too (there is no question to go back to).
-    await inTerminal(
-      server,
-      key,
-      ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
-      async (term) => {
-        await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
-        await term.keys("Escape");
-        await term.waitFor(/EXIT=130/);
-        assert.match(await term.screen(), /Cancelled; nothing was changed/);
-      },
-    );
+    // No, Ctrl-C or Escape (there is no question to go back to): a cancellation (exit 130),
+    // nothing written.
+    for (const answer of ["no", "C-c", "Escape"]) {
+      await inTerminal(
+        server,
+        key,
+        ["cloud", "secrets", "set", "app", "A=9", "C=3", "--replace"],
+        async (term) => {
+          await term.waitFor(/Write 2 key\(s\) to "app" in us-west\?/);
+          const screen = await term.screen();
+          assert.match(screen, /create {5}C/);
+          assert.match(screen, /overwrite {2}A/);
+          assert.match(screen, /remove {5}B/);
+          if (answer === "no") {
+            await term.type("n");
+            await term.keys("Enter");
+          } else {
+            await term.keys(answer);
+          }
+          await term.waitFor(/EXIT=130/);
+          assert.match(await term.screen(), /Cancelled; nothing was changed/, answer);
+        },
+      );
+    }
     assert.deepEqual((await detail(server, key, "app")).keyDetails, before.keyDetails);
     // Yes: written, then --wait shows its spinner until the set is ready.
     await inTerminal(
