@@ -138,10 +138,8 @@ export default define({
           "writes the guides only; scaffold options, --config and quickstart make a bot: give one or the other",
       });
     }
-    const wizard = !values["coding-agent"] && Object.keys(given).length === 0 &&
-      values.config === undefined &&
-      !values["dry-run"] && values.dir !== "quickstart" && problems.length === 0 &&
-      isInteractive();
+    const wizard = !values["coding-agent"] && !scaffolding && !values["dry-run"] &&
+      problems.length === 0 && isInteractive();
     if (wizard) {
       await runInteractive(values.dir, values["overwrite-guide"] ?? false);
       return;

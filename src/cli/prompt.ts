@@ -4,7 +4,9 @@
  *
  * `@clack/prompts` (and with it Node's `process`) loads on the first prompt, never at start.
  * Prompts draw on stderr, so that stdout keeps only data (`--json` stays one document).
- * Ctrl-C or Escape at a prompt throws `CancelledError` (exit 130); at a spinner they abort the
+ * Ctrl-C at a prompt throws `CancelledError` (exit 130), and so does Escape, but for the
+ * `backPrompter` of a run of questions (the init wizard), where Escape throws `GoBack`; in a
+ * search with something typed, Escape first clears it. At a spinner Ctrl-C and Escape abort the
  * spinner's `signal` (see `orCancelled`), so that the command ends through the same path.
  *
  * @module
@@ -84,7 +86,7 @@ export function isInteractive(): boolean {
 
 type Clack = typeof import("@clack/prompts");
 type Output = NonNullable<Parameters<Clack["confirm"]>[0]["output"]>;
-type Key = { name?: string; ctrl?: boolean; sequence?: string };
+type Key = { name?: string };
 interface Terminal {
   clack: Clack;
   output: Output;
@@ -122,7 +124,10 @@ function requireTerminal(message: string) {
   }
 }
 
-/** A search prompt, as its options function sees it (`this`): what is typed, and how to clear it. */
+/**
+ * A search prompt, as its options function sees it (`this`): what is typed, and how to clear it.
+ * `_clearUserInput` is clack's own (@clack/core 1.6); the Esc journey of the init tests holds it.
+ */
 interface Typed {
   userInput: string;
   _clearUserInput(): void;
