@@ -413,7 +413,8 @@ const ticked = (a: Answers, id: string) =>
 
 /**
  * The project name, its default shown grey and taken by Enter. A name the flags would refuse gets
- * a valid one made from it (`Restaurant Booker` → `restaurant-booker`), which Enter then takes.
+ * a valid one made from it (`Restaurant Booker` → `restaurant-booker`), which the problem names as
+ * its example and Enter then takes.
  */
 async function askProjectName(prompt: Prompter, name: string): Promise<string> {
   let fallback = projectNameProblem(name) ? suggestProjectName(name) : name;
@@ -530,8 +531,8 @@ const STEPS: readonly Step[] = [
         Array.isArray(a.features) ? a.features as string[] : DEFAULT_FEATURES,
       ),
     show: (a) => {
-      const ticked = featureOptions(a).filter((o) => (a.features as string[]).includes(o.value));
-      return ticked.length === 0 ? "none" : ticked.map((o) => o.label).join(", ");
+      const on = featureOptions(a).filter((option) => ticked(a, option.value));
+      return on.length === 0 ? "none" : on.map((option) => option.label).join(", ");
     },
     labelOf: (key) => FEATURES.find((feature) => feature.key === key)?.label ?? "Features",
   },

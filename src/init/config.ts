@@ -125,7 +125,9 @@ export const PROJECT_NAME_MAX = 55;
 
 export function projectNameProblem(name: string): string | undefined {
   if (name.length > PROJECT_NAME_MAX) {
-    return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}`;
+    return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}, e.g. "${
+      suggestProjectName(name)
+    }"`;
   }
   if (!PROJECT_NAME.test(name)) {
     return `"${name}" is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "${

@@ -101,7 +101,7 @@ Deno.test("projectNameProblem: letters of either case and digits, joined by one 
       /not a valid project name: use letters and digits/,
     );
   }
-  assert.match(projectNameProblem("a".repeat(56))!, /at most 55/);
+  assert.match(projectNameProblem("a".repeat(56))!, /at most 55, e\.g\. "a{55}"$/);
   assert.equal(lowerName("My-Bot.V2"), "my-bot.v2");
 });
 
@@ -113,7 +113,10 @@ Deno.test("suggestProjectName: a valid name made from any text, as the wizard an
   fc.assert(
     fc.property(fc.string({ maxLength: 80 }), (text) => {
       const suggested = suggestProjectName(text);
-      return projectNameProblem(suggested) === undefined;
+      // Every refusal names the suggestion as its example (the wizard's Enter then takes it).
+      const problem = projectNameProblem(text);
+      return projectNameProblem(suggested) === undefined &&
+        (problem === undefined || problem.endsWith(`e.g. "${suggested}"`));
     }),
   );
 });
