@@ -134,6 +134,18 @@ async function assertReproducible(cwd: string, screen: string, dir: string) {
   assert.deepEqual(await snapshot(join(again.path, dir)), await snapshot(join(cwd, dir)));
 }
 
+/**
+ * The end of a run that writes a project in `dir`: exit 0, and the same bytes from the printed
+ * command without a terminal. Returns the screen and the project's voicebot.json.
+ */
+async function madeProject(term: Terminal, cwd: string, dir: string) {
+  const { code, screen } = await term.exit();
+  assert.deepEqual(code, 0, screen);
+  await assertReproducible(cwd, screen, dir);
+  const config = JSON.parse(await Deno.readTextFile(join(cwd, dir, "voicebot.json")));
+  return { screen, config };
+}
+
 /** The lines under "Next:", as printed. */
 function nextLines(screen: string): string[] {
   const lines = screen.split("\n");
@@ -266,11 +278,9 @@ Deno.test(
     await term.answer("How do you want to build your bot?", "Down", "Enter");
     await term.answer("Project name", "Enter");
     for (const question of WEB_AFTER_NAME) await term.answer(question, "Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
+    await madeProject(term, cwd.path, "elsewhere");
     assert.deepEqual(await snapshot(mine), before);
     assert.ok(await exists(join(cwd.path, "elsewhere/server/bot.py")));
-    await assertReproducible(cwd.path, done.screen, "elsewhere");
   },
 );
 
@@ -297,13 +307,10 @@ Deno.test(
     const screen = await term.waitFor("◆  Create this project?");
     assert.deepEqual(summaryOf(screen)[0], "Directory: other");
     await term.press("Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
+    const { config } = await madeProject(term, cwd.path, "other");
     assert.deepEqual(await snapshot(mine), before);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "other/voicebot.json")));
     // The name was the first directory's, and stays what was answered.
     assert.deepEqual(config.project_name, "mine");
-    await assertReproducible(cwd.path, done.screen, "other");
   },
 );
 
@@ -343,8 +350,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   ]);
   await term.waitFor("Second transport: SmallWebRTC (peer-to-peer WebRTC)");
   await term.answer("Create this project?", "Enter");
-  const { code, screen } = await term.exit();
-  assert.deepEqual(code, 0, screen);
+  const { screen } = await madeProject(term, cwd.path, "webbot");
   assert.ok(screen.includes("Client dev server: Next.js"), screen);
   assert.ok(
     screen.includes("Features: Record the conversation's audio, Cloud deployment files"),
@@ -353,7 +359,6 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   assert(await exists(join(cwd.path, "webbot/client/package.json")));
   assert(await exists(join(cwd.path, "webbot/server/bot.py")));
   assert.ok(screen.includes("cd webbot/client && npm install"), screen);
-  await assertReproducible(cwd.path, screen, "webbot");
 });
 
 Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () => {
@@ -375,11 +380,9 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
   assert.ok(!listed(features, "Add features").some((f) => f.includes("video")), features);
   await term.waitFor("Call direction: Dial-out");
   await term.answer("Create this project?", "Enter");
-  const { code, screen } = await term.exit();
-  assert.deepEqual(code, 0, screen);
+  const { screen } = await madeProject(term, cwd.path, "callbot");
   assert.match(screen, /--daily-pstn-mode dial-out --transport hosted_pstn /);
   assert.deepEqual(await exists(join(cwd.path, "callbot/client")), false);
-  await assertReproducible(cwd.path, screen, "callbot");
 });
 
 Deno.test("init in a terminal: a realtime wizard", tty, async () => {
@@ -397,12 +400,10 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.features(["Receive the user's video", "Cloud deployment files"]);
   await term.waitFor("Mode: Realtime");
   await term.answer("Create this project?", "Enter");
-  const { code, screen } = await term.exit();
-  assert.deepEqual(code, 0, screen);
+  const { screen } = await madeProject(term, cwd.path, "rtbot");
   assert.match(screen, /--realtime gemini_live_realtime/);
   assert.match(screen, /Features: Receive the user's video, Cloud deployment files/);
   assert.ok(screen.includes("Second transport: none"), screen);
-  await assertReproducible(cwd.path, screen, "rtbot");
 });
 
 /** A web bot's questions after the transport, each answered with Enter. */
@@ -430,11 +431,7 @@ Deno.test(
     for (const question of ["Project name", ...WEB_AFTER_NAME]) {
       await term.answer(question, "Enter");
     }
-    const { code, screen } = await term.exit();
-    assert.deepEqual(code, 0, screen);
-    const config = JSON.parse(
-      await Deno.readTextFile(join(cwd.path, "my-voice-bot/voicebot.json")),
-    );
+    const { config } = await madeProject(term, cwd.path, "my-voice-bot");
     assert.deepEqual(
       [
         config.transports,
@@ -455,7 +452,6 @@ Deno.test(
         "devserver_a",
       ],
     );
-    await assertReproducible(cwd.path, screen, "my-voice-bot");
   },
 );
 
@@ -503,7 +499,7 @@ Deno.test(
     await term.type("zzz");
     await term.waitFor(/Search: zzz/);
     await term.press("Enter");
-    let screen = await term.waitFor("Nothing matches");
+    const screen = await term.waitFor("Nothing matches");
     assert.match(screen, /▲ {2}Text-to-speech service/, screen);
     assert.ok(!screen.includes("Record the conversation's audio?"), screen);
     await term.press(...Array(3).fill("BSpace"));
@@ -511,12 +507,8 @@ Deno.test(
     await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
     await term.press("Enter");
     for (const question of WEB_REST.slice(5)) await term.answer(question, "Enter");
-    const done = await term.exit();
-    screen = done.screen;
-    assert.deepEqual(done.code, 0, screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "nomatch/voicebot.json")));
+    const { config } = await madeProject(term, cwd.path, "nomatch");
     assert.deepEqual(config.tts_service, "elevenlabs_tts");
-    await assertReproducible(cwd.path, screen, "nomatch");
   },
 );
 
@@ -602,11 +594,8 @@ Deno.test(
     ]);
     assert.ok(!summaryOf(screen).includes("Text-to-speech service: Cartesia"), screen);
     await term.press("Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "changed/voicebot.json")));
+    const { config } = await madeProject(term, cwd.path, "changed");
     assert.deepEqual([config.tts_service, config.stt_service], ["elevenlabs_tts", "deepgram_stt"]);
-    await assertReproducible(cwd.path, done.screen, "changed");
   },
 );
 
@@ -629,8 +618,7 @@ Deno.test(
     assert.match(screen, /● SmallWebRTC/);
     await term.press("Enter");
     for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
+    const done = await madeProject(term, cwd.path, "callbot");
     assert.ok(
       done.screen.includes("Second transport: SmallWebRTC (peer-to-peer WebRTC)"),
       done.screen,
@@ -640,7 +628,6 @@ Deno.test(
     assert.ok(done.screen.includes(`"Phone calls" in callbot/README.md`), done.screen);
     const readme = await Deno.readTextFile(join(cwd.path, "callbot/README.md"));
     assert.match(readme, /^## Phone calls$/m);
-    await assertReproducible(cwd.path, done.screen, "callbot");
   },
 );
 
@@ -660,11 +647,8 @@ Deno.test(
     ) {
       await term.answer(question, "Enter");
     }
-    const { code, screen } = await term.exit();
-    assert.deepEqual(code, 0, screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "My Bot/voicebot.json")));
+    const { screen, config } = await madeProject(term, cwd.path, "My Bot");
     assert.deepEqual(config.project_name, "my-bot");
-    await assertReproducible(cwd.path, screen, "My Bot");
     const next = nextLines(screen);
     assert.ok(next.some((line) => line.includes("'My Bot/server'")), screen);
     // uv and npm stand in: each says where it ran. cp is the real one.
@@ -813,11 +797,8 @@ Deno.test(
     await term.answer("Mode", "Enter");
     await term.search("Speech-to-text service", "deepgram_stt");
     for (const question of WEB_REST.slice(3)) await term.answer(question, "Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "back/voicebot.json")));
+    const { config } = await madeProject(term, cwd.path, "back");
     assert.deepEqual([config.transports, config.stt_service], [["hosted"], "deepgram_stt"]);
-    await assertReproducible(cwd.path, done.screen, "back");
   },
 );
 
@@ -862,14 +843,11 @@ Deno.test(
     assert.deepEqual(answeredAfter(screen, "◇  Which answer?"), ["Mode", "Realtime service"]);
     assert.ok(!summaryOf(screen).some((line) => line.startsWith("Speech-to-text")), screen);
     await term.press("Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "depends/voicebot.json")));
+    const { config } = await madeProject(term, cwd.path, "depends");
     assert.deepEqual(
       [config.bot_type, config.transports, config.mode, config.stt_service, config.client_server],
       ["telephony", ["hosted_pstn_dialin"], "realtime", null, null],
     );
-    await assertReproducible(cwd.path, done.screen, "depends");
   },
 );
 
@@ -897,11 +875,8 @@ Deno.test(
     assert.match(again, /◼ Noise cancellation on the cloud/); // the ticks are kept
     await term.features(["Noise cancellation on the cloud", "Cloud deployment files"]);
     await term.answer("Create this project?", "Enter");
-    const done = await term.exit();
-    assert.deepEqual(done.code, 0, done.screen);
-    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "named/voicebot.json")));
+    const { config } = await madeProject(term, cwd.path, "named");
     assert.deepEqual([config.project_name, config.enable_denoise], ["restaurant-booker", true]);
-    await assertReproducible(cwd.path, done.screen, "named");
   },
 );
 
