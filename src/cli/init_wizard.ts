@@ -62,7 +62,10 @@ export async function runWizard(
         const choice = await askInProject(prompt, cwd, project!);
         if (choice === "refresh") {
           dir = relative(cwd, project!) || ".";
-          const chosen = await unlessBack(directoryChosen(prompt, cwd, dir, overwriteGuide));
+          const guides = await guidesFor(project!);
+          const chosen = await unlessBack(
+            directoryChosen(prompt, project!, guides, overwriteGuide),
+          );
           if (chosen === undefined) continue; // Escape: this question again
           return { dir, overwriteGuide: chosen.overwriteGuide, flags: {} };
         }
@@ -73,9 +76,16 @@ export async function runWizard(
         const fallback = dir ??
           (beside ? relative(cwd, join(dirname(beside), DEFAULT_DIR)) : DEFAULT_DIR);
         const asked = givenDir === undefined;
-        dir = await askDirectory(prompt, cwd, { given: givenDir, fallback, project: beside });
+        const picked = await askDirectory(prompt, cwd, {
+          given: givenDir,
+          fallback,
+          project: beside,
+        });
+        dir = picked.dir;
         givenDir = undefined;
-        const chosen = await unlessBack(directoryChosen(prompt, cwd, dir, overwriteGuide));
+        const chosen = await unlessBack(
+          directoryChosen(prompt, resolve(cwd, dir), picked, overwriteGuide),
+        );
         if (chosen === undefined) continue; // Escape: the directory again
         overwriteGuide = chosen.overwriteGuide;
         // A scaffolded project is made already: only its guides are left to write.
@@ -154,18 +164,19 @@ async function askInProject(
   return choice as "refresh" | "beside";
 }
 
+/** The guides a directory takes (`guidesFor`), and which kind they are. */
+type FoundGuides = { guides: PlannedFile[]; kind: GuideKind };
+
 /**
- * After the directory: the guide refresh offer, where a guide there came from another voicebot
- * version. Escape there asks for the directory again.
+ * After the directory at `root`: the guide refresh offer, where a guide there came from another
+ * voicebot version. Escape there asks for the directory again.
  */
 async function directoryChosen(
   prompt: Prompter,
-  cwd: string,
-  dir: string,
+  root: string,
+  { guides, kind }: FoundGuides,
   overwriteGuide: boolean,
 ): Promise<{ kind: GuideKind; overwriteGuide: boolean }> {
-  const root = resolve(cwd, dir);
-  const { guides, kind } = await guidesFor(root);
   const refresh = await offerGuideRefresh(prompt, root, guides, kind);
   return { kind, overwriteGuide: overwriteGuide || refresh };
 }
@@ -175,12 +186,13 @@ async function directoryChosen(
  * could write over are named, with the choice of another directory, going on, or cancelling.
  * (A scaffolded project is not checked: only its own guides are left to write.) `fallback` is
  * shown grey and taken by Enter; typing replaces it. Beside `project`, nothing inside it is taken.
+ * Returns the directory with the guides it takes.
  */
 async function askDirectory(
   prompt: Prompter,
   cwd: string,
   { given, fallback, project }: { given?: string; fallback: string; project?: string },
-): Promise<string> {
+): Promise<{ dir: string } & FoundGuides> {
   let dir = given;
   for (;;) {
     dir ??= await prompt.text("Where should the project go?", {
@@ -189,9 +201,9 @@ async function askDirectory(
       validate: (value) => directoryProblem(cwd, value, project),
     });
     const root = resolve(cwd, dir);
-    const { kind } = await guidesFor(root);
-    const clashes = kind === "project" ? [] : existingScaffoldFiles(root);
-    if (clashes.length === 0) return dir;
+    const found = await guidesFor(root);
+    const clashes = found.kind === "project" ? [] : existingScaffoldFiles(root);
+    if (clashes.length === 0) return { dir, ...found };
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
       : clashes;
@@ -211,7 +223,7 @@ async function askDirectory(
       "other",
     )) ?? "other";
     if (choice === "cancel") throw new CancelledError();
-    if (choice === "here") return dir;
+    if (choice === "here") return { dir, ...found };
     dir = undefined;
   }
 }
@@ -753,8 +765,12 @@ async function changeDirectory(
 ): Promise<{ dir: string; overwriteGuide: boolean }> {
   const other = await unlessBack(askDirectory(prompt, cwd, { fallback: dir, project }));
   if (other === undefined) return { dir, overwriteGuide };
-  const chosen = await unlessBack(directoryChosen(prompt, cwd, other, overwriteGuide));
-  return chosen ? { dir: other, overwriteGuide: chosen.overwriteGuide } : { dir, overwriteGuide };
+  const chosen = await unlessBack(
+    directoryChosen(prompt, resolve(cwd, other.dir), other, overwriteGuide),
+  );
+  return chosen
+    ? { dir: other.dir, overwriteGuide: chosen.overwriteGuide }
+    : { dir, overwriteGuide };
 }
 
 /** The files of this project that a real run would refuse to write over. */
