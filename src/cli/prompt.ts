@@ -514,5 +514,5 @@ export const terminalPrompter: Prompter = prompter("cancel");
 /** The same, for a run of questions with a way back: Escape throws `GoBack`. */
 export const backPrompter: Prompter = prompter("back");
 
-/** Single questions on the terminal, Escape cancelling. */
-export const { confirm, password, text, select, search } = terminalPrompter;
+/** Single questions on the terminal, Escape cancelling (`auth login`, image pull secrets). */
+export const { confirm, password } = terminalPrompter;
