@@ -5,7 +5,7 @@
  * (.ci/run builds it and sets it).
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "pathe";
+import { join } from "pathe";
 import { spawnServer, tempDir } from "./helpers_server.ts";
 import { pinnedDeno, skipped } from "./skips.ts";
 import { VERSION } from "../src/version.ts";
@@ -50,21 +50,34 @@ async function run(
   };
 }
 
-/** The directory that holds `program` on this machine's PATH. */
+/** Where `program` is on this machine's PATH. */
 async function whereIs(program: string): Promise<string> {
   const found = await run("sh", ["-c", `command -v ${program}`]);
   assert.equal(found.code, 0, `${program} is on the PATH`);
-  return dirname(found.stdout.trim());
+  return found.stdout.trim();
 }
 
-/** A PATH with the installed `voicebot`, Node and the system's tools, and no Deno. */
+/**
+ * What the journey runs besides the installed `voicebot`: `sh` (for `command -v`) and `node` (the
+ * launcher when install scripts are skipped). Nothing else, so no Deno: a machine's own `deno`
+ * (`npm install -g deno` puts one in /usr/bin) can sit beside any of them.
+ */
+const TOOLS = ["sh", "node"];
+
+/**
+ * A PATH with the installed `voicebot` and a directory of links to exactly TOOLS, made in
+ * `prefix`: with no Deno on it, whatever this machine has in /usr/bin or /bin.
+ */
 async function pathWithoutDeno(prefix: string): Promise<string> {
-  const dirs = [join(prefix, "bin"), await whereIs("node"), "/usr/bin", "/bin"];
+  const tools = join(prefix, "tools");
+  await Deno.mkdir(tools);
+  for (const tool of TOOLS) await Deno.symlink(await whereIs(tool), join(tools, tool));
+  const dirs = [join(prefix, "bin"), tools];
   for (const dir of dirs) {
     const deno = await Deno.stat(join(dir, "deno")).catch(() => undefined);
     assert.equal(deno, undefined, `no deno in ${dir}`);
   }
-  return [...new Set(dirs)].join(":");
+  return dirs.join(":");
 }
 
 Deno.test({
