@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse } from "../src/secrets/dotenv.ts";
-import { skipped } from "./skips.ts";
+import { pythonWithDotenv, skipped } from "./skips.ts";
 
 interface Case {
   name: string;
@@ -40,7 +40,7 @@ const SCRIPT = new URL("../scripts/dotenv_reference.py", import.meta.url).pathna
 
 /** python-dotenv's answers, from the library itself. */
 async function askPythonDotenv(cases: Case[]): Promise<Reference> {
-  const child = new Deno.Command("python3", {
+  const child = new Deno.Command(pythonWithDotenv() ?? "python3", {
     args: [SCRIPT],
     stdin: "piped",
     stdout: "piped",

@@ -9,8 +9,11 @@ import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import { type Backend, backendTest, databaseArgs, withDeadline } from "./helpers_server.ts";
 import { type Session, startSession, transcript } from "./helpers_secrets.ts";
 import { DENO_DIR, ENTRY, listFiles } from "./helpers.ts";
+import { pythonWithDotenv } from "./skips.ts";
 
 const BOT_ENV = new URL("./bot_env.py", import.meta.url).pathname;
+/** bot.py reads .env with python-dotenv: a python3 that has it (see pythonWithDotenv). */
+const PYTHON = pythonWithDotenv() ?? "python3";
 /** A child that prints, as JSON, the SHA-256 of each variable named in its arguments. */
 const DIGESTS = [
   "import hashlib, json, os, sys",
@@ -354,7 +357,7 @@ backendTest(
       assert.deepEqual(runCommand.slice(dash), ["--", "uv", "run", "bot.py"]);
       const command = [
         ...runCommand.slice(3, dash + 1),
-        "python3",
+        PYTHON,
         BOT_ENV,
         "bot.py",
         ...names,
@@ -376,7 +379,7 @@ backendTest(
       assert.equal(withStale.code, 0, withStale.stderr);
       assert.deepEqual(JSON.parse(withStale.stdout).digests, expected);
       // ...although the same bot, started without `secrets run`, reads it (as it should locally).
-      const plain = new Deno.Command("python3", {
+      const plain = new Deno.Command(PYTHON, {
         args: [BOT_ENV, "bot.py", "OPENAI_API_KEY"],
         cwd: server,
         stdout: "piped",

@@ -6,7 +6,7 @@
  *
  * This module runs in the note script with narrow permissions (deno.json's "test" task): it reads
  * the variables below and PATH, reads files (PATH's directories, README.md, deno.json), and runs
- * python3 only to ask for python-dotenv. It imports nothing.
+ * the python3s on PATH only to ask for python-dotenv. It imports nothing.
  */
 
 export interface SkipGroup {
@@ -25,18 +25,48 @@ export interface SkipGroup {
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 
-/** Whether `program` is an executable file in one of PATH's directories (as `command -v` finds). */
-export function onPath(program: string): boolean {
+/** Each executable file named `program` in PATH's directories, in PATH's order. */
+function everyOnPath(program: string): string[] {
+  const found: string[] = [];
   for (const dir of (env("PATH") ?? "").split(":")) {
     if (!dir) continue;
     try {
       const info = Deno.statSync(`${dir}/${program}`);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return true;
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) found.push(`${dir}/${program}`);
     } catch {
       // Not there (or not readable): the next directory.
     }
   }
-  return false;
+  return found;
+}
+
+/** Whether `program` is an executable file in one of PATH's directories (as `command -v` finds). */
+export const onPath = (program: string): boolean => everyOnPath(program).length > 0;
+
+let dotenvPython: string | null | undefined;
+
+/**
+ * The first python3 on PATH that imports python-dotenv 1.x, or undefined: not always the first
+ * python3, since `npx` puts Node's directory first (on Debian /usr/bin, whose python3 may lack it
+ * while a pyenv or venv python3 further on has it). The tests that ask python-dotenv run this one.
+ */
+export function pythonWithDotenv(): string | undefined {
+  dotenvPython ??= everyOnPath("python3").find((python) => {
+    try {
+      return new Deno.Command(python, {
+        args: [
+          "-c",
+          "import importlib.metadata as m, dotenv; assert m.version('python-dotenv')[:2] == '1.'",
+        ],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).outputSync().success;
+    } catch {
+      return false;
+    }
+  }) ?? null;
+  return dotenvPython ?? undefined;
 }
 
 function programs(...names: string[]): string | undefined {
@@ -111,24 +141,9 @@ export const GROUPS = {
   },
   "python-dotenv": {
     tests: "python-dotenv asked live (tests/dotenv_reference_test.ts)",
-    missing: () => {
-      const absent = programs("python3");
-      if (absent) return absent;
-      try {
-        const asked = new Deno.Command("python3", {
-          args: [
-            "-c",
-            "import importlib.metadata as m, dotenv; assert m.version('python-dotenv')[:2] == '1.'",
-          ],
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).outputSync();
-        return asked.success ? undefined : "python3 has no python-dotenv 1.x";
-      } catch {
-        return "python3 did not run";
-      }
-    },
+    missing: () =>
+      programs("python3") ??
+        (pythonWithDotenv() ? undefined : "no python3 on PATH has python-dotenv 1.x"),
     howTo: () => `python3 -m pip install "python-dotenv>=1,<2"`,
     runsOnCi: true,
   },
