@@ -625,16 +625,22 @@ Deno.test("429 from the real server: retried after its Retry-After, or reported 
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).set.status, "ready");
     // The server's access log: requests answered 429 and then, sent again with the same request
-    // id (the client's own), answered.
-    const log = server.server.stderr().split("\n").filter((line) =>
-      line.includes('"msg":"request"')
-    )
-      .map((line) => JSON.parse(line) as { status: number; requestId: string });
-    const limited = log.filter((entry) => entry.status === 429);
-    assert.ok(limited.length >= 2, `429s: ${limited.length}`);
-    for (const { requestId } of limited) {
-      assert.ok(log.some((e) => e.requestId === requestId && e.status < 300), requestId);
+    // id (the client's own), answered. The server writes its access log every 10 ms, so the last
+    // answer's line may come after the command exits: read it until it is there, for at most 5 s.
+    const unanswered = () => {
+      const log = server.server.stderr().split("\n").filter((line) =>
+        line.includes('"msg":"request"')
+      ).map((line) => JSON.parse(line) as { status: number; requestId: string });
+      const limited = log.filter((entry) => entry.status === 429);
+      assert.ok(limited.length >= 2, `429s: ${limited.length}`);
+      return limited.filter(({ requestId }) =>
+        !log.some((e) => e.requestId === requestId && e.status < 300)
+      ).map(({ requestId }) => requestId);
+    };
+    for (const deadline = Date.now() + 5_000; unanswered().length && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    assert.deepEqual(unanswered(), [], "requests answered 429 and never again");
   }, ["--rate-limit", "1", "--rate-burst", "1"]);
   // One request in 20 s: a Retry-After over the client's 10 s bound is not waited for.
   await withServer(async (server, key) => {
