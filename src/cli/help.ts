@@ -255,17 +255,12 @@ export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): 
   const path = place?.commandPath ?? [];
   const args = place?.args ?? {};
   let hint = `run \`${["voicebot", ...path, "--help"].join(" ")}\` to see its options.`;
-  // Unknown one-letter options: gunshi reads an argument that starts with "-" as a cluster of them
-  // (`-YSB1p`), one error a letter. Two or more are one problem, not shown: the argument may be a
-  // value, such as a key, typed where it does not go.
-  const letters = errors.filter(isUnknownLetter);
-  const collapsed = letters.length > 1
+  // Arguments that hideUnknownArguments put out of sight: one problem, however many, naming none.
+  const hidden = errors.filter(isHiddenArgument);
+  const collapsed = hidden.length
     ? [
-      ...errors.filter((error) => !isUnknownLetter(error)),
-      new Error(
-        `an argument that starts with "-" was read as ${letters.length} one-letter options, ` +
-          "which this command does not have (not shown: it may be a value, such as a key)",
-      ),
+      ...errors.filter((error) => !isHiddenArgument(error)),
+      new Error(hiddenProblem(hidden.length)),
     ]
     : errors;
   const problems = collapsed.map((error): string => {
@@ -333,11 +328,18 @@ export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): 
   };
 }
 
-/** gunshi's error for an unknown one-letter option (`-Y`). */
-function isUnknownLetter(error: unknown): boolean {
+/** gunshi's error for an argument that hideUnknownArguments replaced. */
+function isHiddenArgument(error: unknown): boolean {
   return isArgsValidationError(error) &&
     error.code === ArgsValidationErrorKeys.unknownOption &&
-    /^-[^-]$/.test(String((error.values as Record<string, unknown>).rawName));
+    (error.values as Record<string, unknown>).rawName === NOT_SHOWN;
+}
+
+function hiddenProblem(count: number): string {
+  const what = count === 1
+    ? 'an argument that starts with "-" is not an option of this command'
+    : `${count} arguments that start with "-" are not options of this command`;
+  return `${what} (not shown: it may be a value, such as a key)`;
 }
 
 /** What an option takes, up to the example: `expects a number of seconds,`. */
@@ -361,33 +363,95 @@ const lowerFirst = (text: string) =>
   /^[A-Z](?![A-Z])/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
 
 /**
+ * Calls `visit` with each word of `argv` before `--` that starts with "-", and the options of the
+ * command it goes with: the words that name commands descend the tree, as gunshi reads them.
+ */
+function forEachDashWord(
+  argv: readonly string[],
+  commands: SubCommands,
+  visit: (word: string, index: number, args: Args) => void,
+): void {
+  let level: SubCommands | undefined = commands;
+  let args: Args = {};
+  let descending = true;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === "--") return;
+    if (word.startsWith("-")) {
+      visit(word, i, args);
+      continue;
+    }
+    const command: CommandShape | undefined = descending
+      ? entriesOf(level).find(([name]) => name === word)?.[1]
+      : undefined;
+    if (command) {
+      args = command.args ?? {};
+      level = command.subCommands;
+    } else descending = false;
+  }
+}
+
+/**
  * gunshi 0.37.2 fails with a TypeError on a number option given no value (`--port` last, or
  * before another option). Written `--port=`, it is an empty value, which gunshi reports as the
  * wrong type, with every other problem of the run.
  */
 export function withEmptyNumbers(argv: readonly string[], commands: SubCommands): string[] {
-  let level: SubCommands | undefined = commands;
-  let args: Args = {};
-  let descending = true;
   const out = [...argv];
-  for (let i = 0; i < out.length; i++) {
-    const word = out[i];
-    if (word === "--") break;
-    if (!word.startsWith("-")) {
-      const command: CommandShape | undefined = descending
-        ? entriesOf(level).find(([name]) => name === word)?.[1]
-        : undefined;
-      if (command) {
-        args = command.args ?? {};
-        level = command.subCommands;
-      } else descending = false;
-      continue;
-    }
-    const name = word.slice(2);
-    const next = out[i + 1];
-    if (word.startsWith("--") && args[name]?.type === "number" && (next ?? "-").startsWith("-")) {
+  forEachDashWord(argv, commands, (word, i, args) => {
+    const next = argv[i + 1];
+    if (
+      word.startsWith("--") && args[word.slice(2)]?.type === "number" &&
+      (next ?? "-").startsWith("-")
+    ) {
       out[i] = `${word}=`;
     }
-  }
+  });
   return out;
+}
+
+/** What hideUnknownArguments puts in place of an argument: an option name no command has. */
+const NOT_SHOWN = "--(not shown)";
+
+/** Options every command takes: gunshi's `--help` and `--version` (`-h`, `-v`). */
+const BUILT_IN: Args = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+};
+
+/**
+ * An argument that starts with "-" and is none of its command's options is named in the error
+ * only when it could not be a value: `--` and a lower-case name of words joined by "-", at most 34
+ * characters in all (`--dry-rn`), or "-" and one character (`-x`). Anything else (`--sk_Live…`,
+ * `-O-…`, `-aB3…`) may be a key pasted in the wrong place: it is replaced by NOT_SHOWN, so that
+ * gunshi still refuses it with the run's other problems and parserProblems says so without quoting
+ * it. gunshi would otherwise echo it, or read `-O-…` as `-O` and drop the rest without a word.
+ */
+export function hideUnknownArguments(argv: readonly string[], commands: SubCommands): string[] {
+  const out = [...argv];
+  forEachDashWord(argv, commands, (word, i, args) => {
+    if (word !== "-" && !isOptionOf(word, { ...BUILT_IN, ...args }) && !isOptionLike(word)) {
+      out[i] = NOT_SHOWN;
+    }
+  });
+  return out;
+}
+
+/** `--name`, `--name=value`, `--no-name` (negatable) or `-abc` (every letter an option's short). */
+function isOptionOf(word: string, args: Args): boolean {
+  const option = (name: string) => args[name] !== undefined && !isPositional(args[name]);
+  if (word.startsWith("--")) {
+    const name = word.slice(2).split("=")[0];
+    const negated = name.startsWith("no-") ? args[name.slice(3)] : undefined;
+    return option(name) || (negated?.type === "boolean" && negated.negatable === true);
+  }
+  const shorts = new Set(Object.values(args).map((arg) => arg.short).filter(Boolean));
+  return [...word.slice(1)].every((letter) => shorts.has(letter));
+}
+
+/** Could not be a value: what an option looks like, short enough (see hideUnknownArguments). */
+function isOptionLike(word: string): boolean {
+  const name = word.split("=")[0];
+  return /^--[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) && name.length <= 34 ||
+    /^-[A-Za-z0-9]$/.test(word);
 }

@@ -16,6 +16,7 @@ import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
   type ErrorPlace,
+  hideUnknownArguments,
   NoCommandGiven,
   noCommandGiven,
   parserProblems,
@@ -38,7 +39,10 @@ export const COMMANDS = { init, cloud, completions, complete } as const;
 /** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
 export async function run(argv: readonly string[]): Promise<number> {
   const verbose = argv.includes("--verbose");
-  const args = withEmptyNumbers(argv.filter((arg) => arg !== "--verbose"), COMMANDS);
+  const args = withEmptyNumbers(
+    hideUnknownArguments(argv.filter((arg) => arg !== "--verbose"), COMMANDS),
+    COMMANDS,
+  );
   // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
   let place: ErrorPlace | undefined;
   try {

@@ -1,0 +1,120 @@
+/**
+ * An argument that starts with "-" and is not an option of its command may be a key pasted in the
+ * wrong place: the parser's error names it only when it could not be a value (`--dry-rn`, `-x`),
+ * and never drops part of it without a word (gunshi reads `-O-…` as `-O` and ignores the rest).
+ */
+import assert from "node:assert/strict";
+import { COMMANDS, run } from "../src/cli/run.ts";
+import { commandsUnder } from "../src/cli/completions.ts";
+import { tempDir, voicebot } from "./helpers.ts";
+
+/** Every command path a user can type, the root's `[]` first. */
+const PATHS: string[][] = [[], ...commandsUnder(COMMANDS).map(([path]) => path)];
+
+/** A random secret as keys carry them: 32 bytes, base64url (so it may start with "-"). */
+const randomSecret = () =>
+  crypto.getRandomValues(new Uint8Array(32)).toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** The ways a secret is pasted where an option goes, each reported in the issue. */
+const pasted = (secret: string) => [
+  `-${secret}`,
+  `--${secret}`,
+  `-O-${secret}`,
+  `-k-${secret}`,
+  `-n${secret}`,
+];
+
+/** The first run of 6 characters of `secret` that `output` holds, if any. */
+function leakedPart(output: string, secret: string): string | undefined {
+  for (let i = 0; i + 6 <= secret.length; i++) {
+    if (output.includes(secret.slice(i, i + 6))) return secret.slice(i, i + 6);
+  }
+}
+
+/** `run(argv)` in this process, with what it printed (nothing of it runs: the parser refuses). */
+async function runCaptured(argv: string[]): Promise<{ code: number; output: string }> {
+  const printed: string[] = [];
+  const { log, error } = console;
+  console.log = console.error = (...data: unknown[]) => printed.push(data.join(" "));
+  try {
+    return { code: await run(argv), output: printed.join("\n") };
+  } finally {
+    Object.assign(console, { log, error });
+  }
+}
+
+Deno.test("a pasted secret is refused in every command with no part of it shown, for many draws", async () => {
+  for (let draw = 0; draw < 200; draw++) {
+    const secret = draw % 2 ? randomSecret() : `-${randomSecret().slice(1)}`;
+    const path = PATHS[draw % PATHS.length];
+    for (const argument of pasted(secret)) {
+      const { code, output } = await runCaptured([...path, argument]);
+      assert.equal(code, 2, `${path.join(" ")} ${argument}: ${output}`);
+      assert.match(output, /an argument that starts with "-" is not an option of this command/);
+      const part = leakedPart(output, secret);
+      assert.equal(part, undefined, `voicebot ${path.join(" ")} showed "${part}" of the argument`);
+    }
+  }
+});
+
+Deno.test("the pasted forms of the issue: exit 2, nothing shown, nothing written", async () => {
+  await using dir = await tempDir();
+  const secret = `-${randomSecret().slice(1)}`;
+  const runs = [
+    ["cloud", "serve", "revoke-key", `--${secret}`, "--database", `${dir.path}/s.db`],
+    ["cloud", "serve", "revoke-key", `-O-${secret}`, "--database", `${dir.path}/s.db`],
+    ["cloud", "secrets", "set", "my-set", `-k-${secret}`],
+    ["cloud", "secrets", "set", "my-set", "--file", `--${secret}`],
+    ["init", "my-bot", "--name", secret],
+  ];
+  for (const args of runs) {
+    const result = await voicebot(args, { cwd: dir.path });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /not an option of this command \(not shown/);
+    const part = leakedPart(result.stderr, secret);
+    assert.equal(part, undefined, `voicebot ${args[0]} … showed "${part}" of the argument`);
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "nothing was written");
+});
+
+Deno.test("several pasted arguments are one problem, with the run's other problems", async () => {
+  const { code, output } = await runCaptured([
+    "cloud",
+    "secrets",
+    "set",
+    `-${randomSecret()}`,
+    `--${randomSecret()}`,
+    "--regoin",
+  ]);
+  assert.equal(code, 2);
+  assert.match(output, /2 arguments that start with "-" are not options of this command/);
+  assert.match(output, /unknown option --regoin; did you mean "--region"\?/);
+  assert.match(output, /missing NAME/);
+});
+
+Deno.test("what could not be a value is named: a typed option, one letter, a value after =", async () => {
+  for (
+    const [argv, named] of [
+      [["init", "--dry-rn"], /unknown option --dry-rn; did you mean "--dry-run"\?/],
+      [["init", "-x"], /unknown option -x\b/],
+      [["cloud", "secrets", "list", "--jsno=yes"], /unknown option --jsno; did you mean/],
+    ] as const
+  ) {
+    const { code, output } = await runCaptured([...argv]);
+    assert.equal(code, 2, output);
+    assert.match(output, named);
+    assert.doesNotMatch(output, /=yes/, "a value given with = is never shown");
+  }
+});
+
+Deno.test("options, negations and clusters of known letters still parse", async () => {
+  await using dir = await tempDir();
+  const result = await voicebot(
+    ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--no-recording"]
+      .concat(["--llm=openai_llm", "--tts", "cartesia_tts", "--dry-run"]),
+    { cwd: dir.path },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /"project_name": "bot"/);
+});
