@@ -8,8 +8,15 @@ import { COMMANDS, run } from "../src/cli/run.ts";
 import { commandsUnder } from "../src/cli/completions.ts";
 import { tempDir, voicebot } from "./helpers.ts";
 
-/** Every command path a user can type, the root's `[]` first. */
-const PATHS: string[][] = [[], ...commandsUnder(COMMANDS).map(([path]) => path)];
+/**
+ * Every command path a user can type, the root's `[]` first, and `cloud serve revoke-key`, whose
+ * argument is a key id: where a key is most likely to be pasted.
+ */
+const PATHS: string[][] = [
+  [],
+  ...commandsUnder(COMMANDS).map(([path]) => path),
+  ["cloud", "serve", "revoke-key"],
+];
 
 /** A random secret as keys carry them: 32 bytes, base64url (so it may start with "-"). */
 const randomSecret = () =>
