@@ -1,7 +1,16 @@
 /** `voicebot init`, non-interactive, as a user runs it: the CLI spawned as a process. */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import {
+  type CliResult,
+  exists,
+  listFiles,
+  type RunOptions,
+  snapshot,
+  tempDir,
+  voicebot,
+} from "./helpers.ts";
+import { skipped } from "./skips.ts";
 import meta from "../deno.json" with { type: "json" };
 
 const CASCADE = [
@@ -706,6 +715,89 @@ Deno.test("a target that is a file is refused, by a dry run as by a real run", a
     assert.equal(run.stdout, "");
   }
   assert.equal(await Deno.readTextFile(join(dir.path, "bot")), "not a directory\n");
+});
+
+/**
+ * Runs the CLI as a user whom a directory's mode keeps out. Root writes anywhere (its
+ * capabilities override the mode), so as root it runs under setpriv without those capabilities.
+ */
+function unprivileged(cwd: string): RunOptions {
+  const under = Deno.uid() === 0
+    ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+    : [];
+  return { cwd, under };
+}
+
+/**
+ * A refused write as a user sees it: exit 1, `error: <message>` naming the directories (never
+ * the staging folder, never "unexpected"), a hint that names the directory to check, no stdout.
+ */
+function assertCannotWrite(run: CliResult, message: string, check: string) {
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, "");
+  assert.deepEqual(run.stderr.split("\n").filter(Boolean), [
+    `error: ${message}; nothing was written.`,
+    `hint: check the permissions of ${check} (\`ls -ld ${check}\`), or choose another directory.`,
+  ]);
+}
+
+Deno.test({
+  name: "a directory that cannot be written: named with the system's reason, exit 1, nothing left",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const locked = join(dir.path, "locked");
+    await Deno.mkdir(join(locked, "old"), { recursive: true });
+    await Deno.writeTextFile(join(locked, "notes.txt"), "keep me\n");
+    const before = await snapshot(dir.path);
+    await Deno.chmod(locked, 0o555);
+    try {
+      const scaffold = ["-t", "lightweb", ...CASCADE];
+      // The guides alone, and a scaffold, in the directory itself.
+      for (const extra of [[], scaffold]) {
+        const run = await voicebot(["init", "locked", ...extra], unprivileged(dir.path));
+        assertCannotWrite(run, `cannot write in ${locked}: permission denied`, locked);
+      }
+      // A project directory that cannot be made, one or two levels down, and the quickstart's.
+      for (const [target, extra] of [["locked/bot", []], ["locked/new/bot", scaffold]] as const) {
+        const run = await voicebot(["init", target, ...extra], unprivileged(dir.path));
+        const root = join(dir.path, target);
+        assertCannotWrite(run, `cannot create ${root}: permission denied in ${locked}`, locked);
+      }
+      const quickstart = await voicebot(["init", "quickstart"], unprivileged(locked));
+      assertCannotWrite(
+        quickstart,
+        `cannot create ${locked}/voicebot-quickstart: permission denied in ${locked}`,
+        locked,
+      );
+    } finally {
+      await Deno.chmod(locked, 0o755);
+    }
+    assert.deepEqual(await snapshot(dir.path), before);
+  },
+});
+
+Deno.test({
+  name: "a folder of the project that cannot be written: what was placed before it is taken back",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const server = join(dir.path, "bot", "server");
+    await Deno.mkdir(server, { recursive: true });
+    await Deno.writeTextFile(join(dir.path, "bot", "notes.txt"), "keep me\n");
+    const before = await snapshot(dir.path);
+    await Deno.chmod(server, 0o555);
+    try {
+      const run = await voicebot(
+        ["init", "bot", "-t", "lightweb", ...CASCADE],
+        unprivileged(dir.path),
+      );
+      assertCannotWrite(run, `cannot write in ${server}: permission denied`, server);
+    } finally {
+      await Deno.chmod(server, 0o755);
+    }
+    assert.deepEqual(await snapshot(dir.path), before);
+  },
 });
 
 Deno.test("without a directory or scaffold options, and no terminal, init fails with a hint instead of prompting", async () => {
