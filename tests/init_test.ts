@@ -552,6 +552,33 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
   );
 });
 
+Deno.test("the preset mistyped (init quickstrat) is refused with the preset's command and the way to a directory of that name", async () => {
+  await using dir = await tempDir();
+  const refused = (name: string, path = name) => [
+    `error: ${name} is not the quickstart preset, and there is no directory ${name} here; nothing was written.`,
+    `hint: did you mean \`voicebot init quickstart\`? To make a project in a new directory ${name} instead, run \`voicebot init ${path}\`.`,
+  ];
+  for (
+    const [args, lines] of [
+      [["quickstrat"], refused("quickstrat", "./quickstrat")],
+      [["Quickstart", "--dry-run"], refused("Quickstart", "./Quickstart")],
+      [["quick start", "-t", "lightweb", ...CASCADE], refused("'quick start'", "'./quick start'")],
+    ] as const
+  ) {
+    const run = await voicebot(["init", ...args], { cwd: dir.path });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.deepEqual(run.stderr.split("\n").filter(Boolean), lines);
+    assert.deepEqual(await listFiles(dir.path), [], "nothing may be written");
+  }
+  // A path is a directory, a name far from the preset's too; a directory of that name is used.
+  for (const target of ["./quickstrat", "quickstart-bot", "quickstrat"]) {
+    const run = await voicebot(["init", target], { cwd: dir.path });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(await exists(join(dir.path, target, "AGENTS.md")), target);
+  }
+});
+
 Deno.test("quickstart --dry-run prints the preset", async () => {
   await using run = await initIn(["quickstart", "--dry-run"]);
   assert.equal(run.code, 0, run.stderr);

@@ -88,6 +88,8 @@ export default define({
       printJson(listOptions());
       return;
     }
+    // Before anything is asked: `init quickstrat` is the preset mistyped, not a directory.
+    (await import("../init/mod.ts")).refusePresetTypo(Deno.cwd(), values.dir);
     // What is wrong here is reported by the core, with every other problem of the run.
     const problems: Problem[] = [];
     const extra = ctx.positionals.slice(ctx.commandPath.length + 1);

@@ -18,6 +18,8 @@ import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
 import { type PlannedFile, survey, writeAll } from "./writer.ts";
+import { closest, editDistance } from "../suggest.ts";
+import { shellQuote } from "../words.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
 
@@ -31,6 +33,35 @@ export const QUICKSTART: ScaffoldInput = {
   tts_service: "cartesia_tts",
   deploy_to_cloud: true,
 };
+
+/** The directory argument that scaffolds the quickstart preset. */
+export const QUICKSTART_WORD = "quickstart";
+
+/**
+ * A directory argument a letter or two from `quickstart` (`quickstrat`, `Quickstart`) that names
+ * no directory here is the preset mistyped, not a project to make: refused, with the preset's
+ * command and the way to make a project of that name. An existing directory of that name is
+ * taken as before, and so is a path (`./quickstrat`).
+ */
+export function refusePresetTypo(cwd: string, dir: string | undefined): void {
+  if (dir === undefined || dir === QUICKSTART_WORD || /[\\/]/.test(dir)) return;
+  const near = closest(dir, [QUICKSTART_WORD]);
+  if (near === undefined || editDistance(dir.toLowerCase(), near) > 2) return;
+  try {
+    if (Deno.statSync(resolve(cwd, dir)).isDirectory) return;
+  } catch {
+    // Nothing there: the typo it looks like.
+  }
+  const name = shellQuote(dir);
+  throw new UsageError(
+    `${name} is not the quickstart preset, and there is no directory ${name} here; nothing was written.`,
+    {
+      hint:
+        `did you mean \`voicebot init ${near}\`? To make a project in a new directory ${name} ` +
+        `instead, run \`voicebot init ${shellQuote(`./${dir}`)}\`.`,
+    },
+  );
+}
 
 export interface InitRequest {
   readonly cwd: string;
@@ -102,7 +133,7 @@ export type InitResult =
   };
 
 export async function initProject(request: InitRequest): Promise<InitResult> {
-  const quickstart = request.dir === "quickstart";
+  const quickstart = request.dir === QUICKSTART_WORD;
   const scaffold = quickstart || request.configPath !== undefined ||
     Object.keys(request.flags).length > 0;
   if (!scaffold) return await writeGuideProject(request);
