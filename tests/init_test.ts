@@ -719,15 +719,73 @@ Deno.test("a conflict lists the files, exits non-zero and leaves the directory b
   assert.deepEqual(problemLines(run.stderr), ["  - README.md", "  - server/bot.py"]);
   assert.deepEqual(await snapshot(root), before);
 
+  // A dry run ends as the real run does: the same error, the same exit code.
   const dryRun = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE, "--dry-run"], {
     cwd: dir.path,
   });
-  assert.equal(dryRun.code, 0, dryRun.stderr);
-  assert.match(
-    dryRun.stderr,
-    /2 of them already exist, so a real run would stop and write nothing: README\.md, server\/bot\.py/,
-  );
+  assert.deepEqual(dryRun, run);
   assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("a dry run exits as the real run would, with its error, and writes nothing", async () => {
+  const web = ["-t", "lightweb", ...CASCADE];
+  /** [what is there before, the arguments, the exit code and what the error says] */
+  const cases: [Record<string, string>, string[], number, RegExp][] = [
+    [{ "bot/README.md": "# mine\n" }, ["bot", ...web], 5, /1 file already exists in \S+bot;/],
+    [
+      { "voicebot-quickstart/server/bot.py": "mine\n" },
+      ["quickstart"],
+      5,
+      /1 file already exists in \S+voicebot-quickstart;/,
+    ],
+    [{ notes: "a file\n" }, ["notes/bot", ...web], 5, /cannot create \S+notes\/bot: \S+notes is a/],
+    [{ notes: "a file\n" }, ["notes/bot"], 5, /cannot create \S+notes\/bot: \S+notes is a file/],
+    [{ notes: "a file\n" }, ["notes"], 5, /notes is a file, not a directory;/],
+    [{ "bot/voicebot.json": "{" }, ["bot"], 2, /voicebot\.json, the record of how this project/],
+    [{ "bot/notes.txt": "mine\n" }, ["bot"], 0, /^$/],
+    [{}, ["bot", ...web, "--name", "Bad Name"], 2, /1 option missing or invalid;/],
+  ];
+  for (const [files, args, code, error] of cases) {
+    await using dir = await tempDir();
+    for (const [path, content] of Object.entries(files)) {
+      await Deno.mkdir(join(dir.path, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir.path, path), content);
+    }
+    const before = await snapshot(dir.path);
+    const dryRun = await voicebot(["init", ...args, "--dry-run"], { cwd: dir.path });
+    assert.deepEqual(await snapshot(dir.path), before, "a dry run writes nothing");
+    const real = await voicebot(["init", ...args], { cwd: dir.path });
+    assert.equal(real.code, code, real.stderr);
+    assert.equal(dryRun.code, code, `${args.join(" ")} --dry-run:\n${dryRun.stderr}`);
+    const said = real.stderr.split("\n").find((line) => line.startsWith("error: ")) ?? "";
+    assert.match(said, error);
+    if (code !== 0) assert.deepEqual(dryRun, real);
+  }
+});
+
+Deno.test("a dry run of the coding-agent path lists the guides it would write, on stderr, and prints no configuration", async () => {
+  await using dir = await tempDir();
+  const dryRun = await voicebot(["init", "bot", "--dry-run"], { cwd: dir.path });
+  assert.equal(dryRun.code, 0, dryRun.stderr);
+  assert.equal(dryRun.stdout, "");
+  assert.equal(
+    dryRun.stderr,
+    "Would write 3 files in bot:\n  AGENTS.md\n  ASSISTANT.md\n  GETTING_STARTED.md\n",
+  );
+  assert.deepEqual(await listFiles(dir.path), []);
+  const real = await voicebot(["init", "bot"], { cwd: dir.path });
+  assert.equal(real.code, 0, real.stderr);
+  assert.deepEqual(await listFiles(join(dir.path, "bot")), [
+    "AGENTS.md",
+    "ASSISTANT.md",
+    "GETTING_STARTED.md",
+  ]);
+  const again = await voicebot(["init", "bot", "--dry-run"], { cwd: dir.path });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(
+    again.stderr,
+    "Nothing would be written: every guide is already in bot and unchanged.\n",
+  );
 });
 
 Deno.test("a target that is a file is refused, by a dry run as by a real run", async () => {

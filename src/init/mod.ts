@@ -103,7 +103,10 @@ export type InitResult =
   | Notes & {
     readonly kind: "dry-run";
     readonly root: string;
-    readonly config: ScaffoldConfig;
+    /** Null on the guides-only path, which has no configuration. */
+    readonly config: ScaffoldConfig | null;
+    /** On the guides-only path, whether they would be a scaffolded project's own. */
+    readonly projectGuides: boolean;
     readonly files: readonly string[];
     readonly kept: readonly KeptGuide[];
     /** Guides the coding-agent path wrote and nobody edited, replaced by the project's own. */
@@ -111,7 +114,7 @@ export type InitResult =
     readonly ignored: readonly string[];
     /** The deprecated services the bot uses, each with what Pipecat says of it. */
     readonly deprecated: readonly string[];
-    /** Files in the way: a real run would stop on them. */
+    /** Files in the way: a real run stops on them, and so does the command's dry run. */
     readonly conflicts: readonly string[];
     /** Files already there with the same bytes: not in `files`, a real run leaves them alone. */
     readonly unchanged: readonly string[];
@@ -160,6 +163,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       kind: "dry-run",
       root,
       config,
+      projectGuides: false,
       files: paths(files),
       kept,
       replaced,
@@ -208,12 +212,6 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
         "name one (`voicebot init my-bot`), or pass scaffold options to generate a bot in place (`voicebot init --help`).",
     });
   }
-  if (request.dryRun) {
-    problems.push({
-      text: "--dry-run shows the configuration of a scaffolded bot",
-      hint: "add scaffold options or --config, or try `voicebot init quickstart --dry-run`.",
-    });
-  }
   for (const problem of request.problems ?? []) {
     problems.push({
       text: formatProblem(problem),
@@ -234,13 +232,10 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   refuseFileAsRoot(root);
   const { guides: planned, kind } = await guidesFor(root);
   const guides = sortGuides(root, planned, kind, request.overwriteGuide);
-  if (guides.write.length > 0) await writeAll(root, guides.write);
-  return {
-    kind: "written",
+  const notes = {
     root,
     config: null,
     projectGuides: kind === "project",
-    written: paths(guides.write),
     kept: guides.kept,
     replaced: guides.replaced,
     ignored: [],
@@ -249,6 +244,12 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     warnings: [],
     lowerNames: null,
   };
+  if (request.dryRun) {
+    // Guides never stand in the way of anything: a guide there is kept or replaced.
+    return { kind: "dry-run", ...notes, files: paths(guides.write), conflicts: [] };
+  }
+  if (guides.write.length > 0) await writeAll(root, guides.write);
+  return { kind: "written", ...notes, written: paths(guides.write) };
 }
 
 /**
@@ -383,20 +384,35 @@ function ignoredByQuickstart(request: InitRequest): string[] {
   return request.configPath === undefined ? flags : [...flags, "--config"];
 }
 
-/** A target that is a file can take no project: dry runs and real runs alike refuse it. */
+/**
+ * A target that is a file, or that would be made under one, can take no project: dry runs and
+ * real runs alike refuse it.
+ */
 function refuseFileAsRoot(root: string) {
-  let info: Deno.FileInfo | null = null;
-  try {
-    info = Deno.statSync(root); // sync: an async call costs a trip through Deno's thread pool
-  } catch {
-    // Nothing there (or nothing readable): the writer reports what it cannot do.
-  }
-  if (info && !info.isDirectory) {
-    throw new ConflictError(`${root} is a file, not a directory; nothing was written.`);
+  // The target, or the nearest path above it that is there.
+  for (let at = root;; at = dirname(at)) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(at); // sync: an async call costs a trip through Deno's thread pool
+    } catch (error) {
+      const absent = error instanceof Deno.errors.NotFound ||
+        error instanceof Deno.errors.NotADirectory;
+      if (absent && dirname(at) !== at) continue;
+      return; // Nothing readable: the writer reports what it cannot do.
+    }
+    if (!info.isDirectory) {
+      const what = `${at} is a file, not a directory; nothing was written.`;
+      throw new ConflictError(at === root ? what : `cannot create ${root}: ${what}`);
+    }
+    return;
   }
 }
 
-function refuseConflicts(root: string, conflicts: readonly string[]) {
+/**
+ * Files in the way stop a real run: nothing is written. A dry run's caller calls it too, so that
+ * the dry run ends as the real run would.
+ */
+export function refuseConflicts(root: string, conflicts: readonly string[]) {
   if (conflicts.length > 0) {
     throw new ConflictError(
       `${conflicts.length} file${conflicts.length === 1 ? "" : "s"} already exist${
