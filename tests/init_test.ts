@@ -814,8 +814,9 @@ function unprivileged(cwd: string): RunOptions {
 }
 
 /**
- * A refused write as a user sees it: exit 1, `error: <message>` naming the directories (never
- * the staging folder, never "unexpected"), a hint that names the directory to check, no stdout.
+ * A refused write (or read) as a user sees it: exit 1, `error: <message>` naming the directories
+ * (never the staging folder, never "unexpected"), a hint that names the directory to check, no
+ * stdout.
  */
 function assertCannotWrite(run: CliResult, message: string, check: string) {
   assert.equal(run.code, 1, run.stderr);
@@ -859,6 +860,38 @@ Deno.test({
       await Deno.chmod(locked, 0o755);
     }
     assert.deepEqual(await snapshot(dir.path), before);
+  },
+});
+
+Deno.test({
+  name:
+    "a directory that cannot be read: named with the system's reason, by a dry run as by a real run",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const hidden = join(dir.path, "hidden");
+    await Deno.mkdir(hidden);
+    await Deno.chmod(hidden, 0o000);
+    try {
+      for (
+        const [target, extra, message] of [
+          ["hidden", [], `cannot read in ${hidden}`],
+          ["hidden/bot", ["-t", "lightweb", ...CASCADE], `cannot read ${hidden}/bot`],
+        ] as const
+      ) {
+        const run = await voicebot(["init", target, ...extra], unprivileged(dir.path));
+        const at = target === "hidden" ? "" : ` in ${hidden}`;
+        assertCannotWrite(run, `${message}: permission denied${at}`, hidden);
+        const dryRun = await voicebot(
+          ["init", target, ...extra, "--dry-run"],
+          unprivileged(dir.path),
+        );
+        assert.deepEqual(dryRun, run);
+      }
+    } finally {
+      await Deno.chmod(hidden, 0o755);
+    }
+    assert.deepEqual(await listFiles(dir.path), []);
   },
 });
 

@@ -17,7 +17,7 @@ import {
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
-import { type PlannedFile, survey, writeAll } from "./writer.ts";
+import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
 import { closest, editDistance } from "../suggest.ts";
 import { shellQuote } from "../words.ts";
 
@@ -151,8 +151,10 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const lowerNames = lowerNamesOf(config);
   refuseFileAsRoot(root);
   const plan = planProject(config);
-  const guides = sortGuides(root, plan.guides, "project", request.overwriteGuide);
-  const found = survey(root, plan.files);
+  const { guides, found } = await reading(root, () => ({
+    guides: sortGuides(root, plan.guides, "project", request.overwriteGuide),
+    found: survey(root, plan.files),
+  }));
   const files = [...found.write, ...guides.write];
   const unchanged = [...found.unchanged, ...guides.unchanged].sort();
   const { kept, replaced } = guides;
@@ -230,8 +232,10 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   }
   const root = resolve(request.cwd, request.dir!);
   refuseFileAsRoot(root);
-  const { guides: planned, kind } = await guidesFor(root);
-  const guides = sortGuides(root, planned, kind, request.overwriteGuide);
+  const { guides, kind } = await reading(root, async () => {
+    const { guides, kind } = await guidesFor(root);
+    return { guides: sortGuides(root, guides, kind, request.overwriteGuide), kind };
+  });
   const notes = {
     root,
     config: null,
@@ -382,6 +386,18 @@ async function readConfigFile(path: string, given: string): Promise<string | Pro
 function ignoredByQuickstart(request: InitRequest): string[] {
   const flags = (Object.keys(request.flags) as ConfigKey[]).map((key) => FIELDS[key].flag);
   return request.configPath === undefined ? flags : [...flags, "--config"];
+}
+
+/**
+ * The look at what is already in `root` before anything is written; a directory the system will
+ * not let init read is said as such (cannotRead), not as an unexpected error.
+ */
+async function reading<T>(root: string, look: () => T | Promise<T>): Promise<T> {
+  try {
+    return await look();
+  } catch (error) {
+    throw cannotRead(error, root);
+  }
 }
 
 /**

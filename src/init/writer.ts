@@ -174,6 +174,47 @@ function cannotWrite(
   place: Place,
   left: readonly string[],
 ): unknown {
+  // Making the project's directory, or one above it: the directory it would go in refused.
+  const making = place.making !== undefined &&
+    (place.making === root || root.startsWith(`${place.making}/`));
+  return refused(error, making ? `cannot create ${root}` : `cannot write in ${place.dir}`, {
+    at: making ? place.dir : undefined,
+    check: place.dir,
+    left,
+  });
+}
+
+/**
+ * The same for the look at `root` before writing (the guides and files already there): said of
+ * `root` when it can be seen, else of the nearest directory above it that can, which refused.
+ */
+export function cannotRead(error: unknown, root: string): unknown {
+  let seen = root;
+  while (!canSee(seen) && dirname(seen) !== seen) seen = dirname(seen);
+  return seen === root
+    ? refused(error, `cannot read in ${root}`, { check: root })
+    : refused(error, `cannot read ${root}`, { at: seen, check: seen });
+}
+
+function canSee(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A VoicebotError (exit 1) for an error of the file system, `what: <the system's reason> [in
+ * at]`, with what could not be put back (`left`) and a hint on the directory to `check`; any
+ * other error as it is.
+ */
+function refused(
+  error: unknown,
+  what: string,
+  options: { at?: string; check: string; left?: readonly string[] },
+): unknown {
   const code = (error as { code?: unknown })?.code;
   if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) {
     return error;
@@ -182,17 +223,13 @@ function cannotWrite(
   // number, without the paths (which may name the staging folder).
   const words = error.message.replace(/\s*\(os error \d+\)[^]*$/, "") || code;
   const reason = words[0].toLowerCase() + words.slice(1);
-  // Making the project's directory, or one above it: the directory it would go in refused.
-  const making = place.making !== undefined &&
-    (place.making === root || root.startsWith(`${place.making}/`));
-  const message = making
-    ? `cannot create ${root}: ${reason} in ${place.dir}`
-    : `cannot write in ${place.dir}: ${reason}`;
+  const message = `${what}: ${reason}${options.at ? ` in ${options.at}` : ""}`;
+  const left = options.left ?? [];
   return new VoicebotError(
     left.length === 0
       ? `${message}; nothing was written.`
       : `${message}; what was written could not all be removed again:`,
-    { problems: left, hint: wayOn(code, place.dir), cause: error },
+    { problems: left, hint: wayOn(code, options.check), cause: error },
   );
 }
 
