@@ -34,6 +34,8 @@ export interface RunOptions {
   entry?: string;
   /** More `deno run` flags, e.g. an import map. */
   denoFlags?: string[];
+  /** A command that runs Deno, e.g. `setpriv` and its options: the CLI runs under it. */
+  under?: readonly string[];
 }
 
 export async function voicebot(
@@ -41,8 +43,12 @@ export async function voicebot(
   options: RunOptions = {},
 ): Promise<CliResult> {
   await using home = await tempDir();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...options.denoFlags ?? [], options.entry ?? ENTRY, ...args],
+  const [program, ...before] = [...options.under ?? [], Deno.execPath()];
+  const output = await new Deno.Command(program, {
+    args: [
+      ...before,
+      ...["run", "-A", "--quiet", ...options.denoFlags ?? [], options.entry ?? ENTRY, ...args],
+    ],
     cwd: options.cwd,
     stdin: "null",
     stdout: "piped",

@@ -1,7 +1,16 @@
 /** `voicebot init`, non-interactive, as a user runs it: the CLI spawned as a process. */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import {
+  type CliResult,
+  exists,
+  listFiles,
+  type RunOptions,
+  snapshot,
+  tempDir,
+  voicebot,
+} from "./helpers.ts";
+import { skipped } from "./skips.ts";
 import meta from "../deno.json" with { type: "json" };
 
 const CASCADE = [
@@ -543,6 +552,33 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
   );
 });
 
+Deno.test("the preset mistyped (init quickstrat) is refused with the preset's command and the way to a directory of that name", async () => {
+  await using dir = await tempDir();
+  const refused = (name: string, path = name) => [
+    `error: ${name} is not the quickstart preset, and there is no directory ${name} here; nothing was written.`,
+    `hint: did you mean \`voicebot init quickstart\`? To make a project in a new directory ${name} instead, run \`voicebot init ${path}\`.`,
+  ];
+  for (
+    const [args, lines] of [
+      [["quickstrat"], refused("quickstrat", "./quickstrat")],
+      [["Quickstart", "--dry-run"], refused("Quickstart", "./Quickstart")],
+      [["quick start", "-t", "lightweb", ...CASCADE], refused("'quick start'", "'./quick start'")],
+    ] as const
+  ) {
+    const run = await voicebot(["init", ...args], { cwd: dir.path });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.deepEqual(run.stderr.split("\n").filter(Boolean), lines);
+    assert.deepEqual(await listFiles(dir.path), [], "nothing may be written");
+  }
+  // A path is a directory, a name far from the preset's too; a directory of that name is used.
+  for (const target of ["./quickstrat", "quickstart-bot", "quickstrat"]) {
+    const run = await voicebot(["init", target], { cwd: dir.path });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(await exists(join(dir.path, target, "AGENTS.md")), target);
+  }
+});
+
 Deno.test("quickstart --dry-run prints the preset", async () => {
   await using run = await initIn(["quickstart", "--dry-run"]);
   assert.equal(run.code, 0, run.stderr);
@@ -683,15 +719,73 @@ Deno.test("a conflict lists the files, exits non-zero and leaves the directory b
   assert.deepEqual(problemLines(run.stderr), ["  - README.md", "  - server/bot.py"]);
   assert.deepEqual(await snapshot(root), before);
 
+  // A dry run ends as the real run does: the same error, the same exit code.
   const dryRun = await voicebot(["init", "bot", "-t", "lightweb", ...CASCADE, "--dry-run"], {
     cwd: dir.path,
   });
-  assert.equal(dryRun.code, 0, dryRun.stderr);
-  assert.match(
-    dryRun.stderr,
-    /2 of them already exist, so a real run would stop and write nothing: README\.md, server\/bot\.py/,
-  );
+  assert.deepEqual(dryRun, run);
   assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("a dry run exits as the real run would, with its error, and writes nothing", async () => {
+  const web = ["-t", "lightweb", ...CASCADE];
+  /** [what is there before, the arguments, the exit code and what the error says] */
+  const cases: [Record<string, string>, string[], number, RegExp][] = [
+    [{ "bot/README.md": "# mine\n" }, ["bot", ...web], 5, /1 file already exists in \S+bot;/],
+    [
+      { "voicebot-quickstart/server/bot.py": "mine\n" },
+      ["quickstart"],
+      5,
+      /1 file already exists in \S+voicebot-quickstart;/,
+    ],
+    [{ notes: "a file\n" }, ["notes/bot", ...web], 5, /cannot create \S+notes\/bot: \S+notes is a/],
+    [{ notes: "a file\n" }, ["notes/bot"], 5, /cannot create \S+notes\/bot: \S+notes is a file/],
+    [{ notes: "a file\n" }, ["notes"], 5, /notes is a file, not a directory;/],
+    [{ "bot/voicebot.json": "{" }, ["bot"], 2, /voicebot\.json, the record of how this project/],
+    [{ "bot/notes.txt": "mine\n" }, ["bot"], 0, /^$/],
+    [{}, ["bot", ...web, "--name", "Bad Name"], 2, /1 option missing or invalid;/],
+  ];
+  for (const [files, args, code, error] of cases) {
+    await using dir = await tempDir();
+    for (const [path, content] of Object.entries(files)) {
+      await Deno.mkdir(join(dir.path, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir.path, path), content);
+    }
+    const before = await snapshot(dir.path);
+    const dryRun = await voicebot(["init", ...args, "--dry-run"], { cwd: dir.path });
+    assert.deepEqual(await snapshot(dir.path), before, "a dry run writes nothing");
+    const real = await voicebot(["init", ...args], { cwd: dir.path });
+    assert.equal(real.code, code, real.stderr);
+    assert.equal(dryRun.code, code, `${args.join(" ")} --dry-run:\n${dryRun.stderr}`);
+    const said = real.stderr.split("\n").find((line) => line.startsWith("error: ")) ?? "";
+    assert.match(said, error);
+    if (code !== 0) assert.deepEqual(dryRun, real);
+  }
+});
+
+Deno.test("a dry run of the coding-agent path lists the guides it would write, on stderr, and prints no configuration", async () => {
+  await using dir = await tempDir();
+  const dryRun = await voicebot(["init", "bot", "--dry-run"], { cwd: dir.path });
+  assert.equal(dryRun.code, 0, dryRun.stderr);
+  assert.equal(dryRun.stdout, "");
+  assert.equal(
+    dryRun.stderr,
+    "Would write 3 files in bot:\n  AGENTS.md\n  ASSISTANT.md\n  GETTING_STARTED.md\n",
+  );
+  assert.deepEqual(await listFiles(dir.path), []);
+  const real = await voicebot(["init", "bot"], { cwd: dir.path });
+  assert.equal(real.code, 0, real.stderr);
+  assert.deepEqual(await listFiles(join(dir.path, "bot")), [
+    "AGENTS.md",
+    "ASSISTANT.md",
+    "GETTING_STARTED.md",
+  ]);
+  const again = await voicebot(["init", "bot", "--dry-run"], { cwd: dir.path });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(
+    again.stderr,
+    "Nothing would be written: every guide is already in bot and unchanged.\n",
+  );
 });
 
 Deno.test("a target that is a file is refused, by a dry run as by a real run", async () => {
@@ -706,6 +800,122 @@ Deno.test("a target that is a file is refused, by a dry run as by a real run", a
     assert.equal(run.stdout, "");
   }
   assert.equal(await Deno.readTextFile(join(dir.path, "bot")), "not a directory\n");
+});
+
+/**
+ * Runs the CLI as a user whom a directory's mode keeps out. Root writes anywhere (its
+ * capabilities override the mode), so as root it runs under setpriv without those capabilities.
+ */
+function unprivileged(cwd: string): RunOptions {
+  const under = Deno.uid() === 0
+    ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+    : [];
+  return { cwd, under };
+}
+
+/**
+ * A refused write (or read) as a user sees it: exit 1, `error: <message>` naming the directories
+ * (never the staging folder, never "unexpected"), a hint that names the directory to check, no
+ * stdout.
+ */
+function assertCannotWrite(run: CliResult, message: string, check: string) {
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, "");
+  assert.deepEqual(run.stderr.split("\n").filter(Boolean), [
+    `error: ${message}; nothing was written.`,
+    `hint: check the permissions of ${check} (\`ls -ld ${check}\`), or choose another directory.`,
+  ]);
+}
+
+Deno.test({
+  name: "a directory that cannot be written: named with the system's reason, exit 1, nothing left",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const locked = join(dir.path, "locked");
+    await Deno.mkdir(join(locked, "old"), { recursive: true });
+    await Deno.writeTextFile(join(locked, "notes.txt"), "keep me\n");
+    const before = await snapshot(dir.path);
+    await Deno.chmod(locked, 0o555);
+    try {
+      const scaffold = ["-t", "lightweb", ...CASCADE];
+      // The guides alone, and a scaffold, in the directory itself.
+      for (const extra of [[], scaffold]) {
+        const run = await voicebot(["init", "locked", ...extra], unprivileged(dir.path));
+        assertCannotWrite(run, `cannot write in ${locked}: permission denied`, locked);
+      }
+      // A project directory that cannot be made, one or two levels down, and the quickstart's.
+      for (const [target, extra] of [["locked/bot", []], ["locked/new/bot", scaffold]] as const) {
+        const run = await voicebot(["init", target, ...extra], unprivileged(dir.path));
+        const root = join(dir.path, target);
+        assertCannotWrite(run, `cannot create ${root}: permission denied in ${locked}`, locked);
+      }
+      const quickstart = await voicebot(["init", "quickstart"], unprivileged(locked));
+      assertCannotWrite(
+        quickstart,
+        `cannot create ${locked}/voicebot-quickstart: permission denied in ${locked}`,
+        locked,
+      );
+    } finally {
+      await Deno.chmod(locked, 0o755);
+    }
+    assert.deepEqual(await snapshot(dir.path), before);
+  },
+});
+
+Deno.test({
+  name:
+    "a directory that cannot be read: named with the system's reason, by a dry run as by a real run",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const hidden = join(dir.path, "hidden");
+    await Deno.mkdir(hidden);
+    await Deno.chmod(hidden, 0o000);
+    try {
+      for (
+        const [target, extra, message] of [
+          ["hidden", [], `cannot read in ${hidden}`],
+          ["hidden/bot", ["-t", "lightweb", ...CASCADE], `cannot read ${hidden}/bot`],
+        ] as const
+      ) {
+        const run = await voicebot(["init", target, ...extra], unprivileged(dir.path));
+        const at = target === "hidden" ? "" : ` in ${hidden}`;
+        assertCannotWrite(run, `${message}: permission denied${at}`, hidden);
+        const dryRun = await voicebot(
+          ["init", target, ...extra, "--dry-run"],
+          unprivileged(dir.path),
+        );
+        assert.deepEqual(dryRun, run);
+      }
+    } finally {
+      await Deno.chmod(hidden, 0o755);
+    }
+    assert.deepEqual(await listFiles(dir.path), []);
+  },
+});
+
+Deno.test({
+  name: "a folder of the project that cannot be written: what was placed before it is taken back",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const server = join(dir.path, "bot", "server");
+    await Deno.mkdir(server, { recursive: true });
+    await Deno.writeTextFile(join(dir.path, "bot", "notes.txt"), "keep me\n");
+    const before = await snapshot(dir.path);
+    await Deno.chmod(server, 0o555);
+    try {
+      const run = await voicebot(
+        ["init", "bot", "-t", "lightweb", ...CASCADE],
+        unprivileged(dir.path),
+      );
+      assertCannotWrite(run, `cannot write in ${server}: permission denied`, server);
+    } finally {
+      await Deno.chmod(server, 0o755);
+    }
+    assert.deepEqual(await snapshot(dir.path), before);
+  },
 });
 
 Deno.test("without a directory or scaffold options, and no terminal, init fails with a hint instead of prompting", async () => {

@@ -362,14 +362,13 @@ Deno.test("one run: an unexpected argument and flags that disagree join the opti
   assert.match(stderr, /unexpected argument: extra \(init takes one directory/);
 });
 
-Deno.test("one run: the coding-agent path names a missing directory and --dry-run together", async () => {
+Deno.test("the coding-agent path without a directory: a dry run is refused as the real run is", async () => {
   await using dir = await tempDir();
-  const run = await voicebot(["init", "--dry-run"], { cwd: dir.path });
-  assert.equal(run.code, 2, run.stderr);
-  assert.deepEqual(fieldsNamed(run.stderr), [
-    "--dry-run shows the configuration of a scaffolded bot",
-    "no target directory",
-  ]);
+  const real = await voicebot(["init"], { cwd: dir.path });
+  const dryRun = await voicebot(["init", "--dry-run"], { cwd: dir.path });
+  assert.equal(real.code, 2, real.stderr);
+  assert.match(real.stderr, /^error: no target directory\.$/m);
+  assert.deepEqual(dryRun, real);
   assert.deepEqual(await Array.fromAsync(Deno.readDir(dir.path)), []);
 });
 

@@ -147,6 +147,12 @@ export const GROUPS = {
     howTo: () => `python3 -m pip install "python-dotenv>=1,<2"`,
     runsOnCi: true,
   },
+  setpriv: {
+    tests: "the tests of directories that cannot be written (tests/init_test.ts), which run the " +
+      "CLI under setpriv as root, whose permissions would let it write anywhere",
+    missing: () => programs("setpriv"),
+    howTo: () => "install setpriv (Debian: apt-get install util-linux)",
+  },
   "release-install": {
     tests: "the README's release-binary install (tests/readme_test.ts)",
     missing: () => programs("curl", "sha256sum"),

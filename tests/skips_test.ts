@@ -72,7 +72,7 @@ const VARIABLES = {
   VOICEBOT_TEST_BUNDLE: "/nowhere/voicebot.js",
   VOICEBOT_TEST_NPM_TARBALL: "/nowhere/voicebot-cli.tgz",
 };
-const PROGRAMS = ["bash", "zsh", "fish", "tmux", "python3", "curl", "sha256sum"];
+const PROGRAMS = ["bash", "zsh", "fish", "tmux", "python3", "curl", "sha256sum", "setpriv"];
 
 const hasBashCompletion = await Deno.stat(BASH_COMPLETION).then((s) => s.isFile, () => false);
 

@@ -73,7 +73,8 @@ export default define({
     config: text("JSON config file (keys: docs/init.md); flags override its values", "c"),
     "dry-run": {
       type: "boolean",
-      description: "Print the resolved configuration as JSON; write nothing",
+      description:
+        "List the files it would write, a scaffold's configuration as JSON; write nothing",
     },
     "list-options": {
       type: "boolean",
@@ -88,6 +89,8 @@ export default define({
       printJson(listOptions());
       return;
     }
+    // Before anything is asked: `init quickstrat` is the preset mistyped, not a directory.
+    (await import("../init/mod.ts")).refusePresetTypo(Deno.cwd(), values.dir);
     // What is wrong here is reported by the core, with every other problem of the run.
     const problems: Problem[] = [];
     const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
@@ -144,7 +147,7 @@ export default define({
       await runInteractive(values.dir, values["overwrite-guide"] ?? false);
       return;
     }
-    const { initProject } = await import("../init/mod.ts");
+    const { initProject, refuseConflicts } = await import("../init/mod.ts");
     const result = await initProject({
       cwd: Deno.cwd(),
       dir: values.dir,
@@ -154,6 +157,8 @@ export default define({
       overwriteGuide: values["overwrite-guide"] ?? false,
       problems,
     });
+    // A dry run ends as the real run would: files in the way are the same error, the same code.
+    if (result.kind === "dry-run") refuseConflicts(result.root, result.conflicts);
     report(result);
   },
 });
@@ -216,20 +221,13 @@ function report(result: InitResult) {
   for (const warning of result.warnings) printWarning(warning);
   const unchanged = result.unchanged.length;
   if (result.kind === "dry-run") {
-    printJson(result.config);
+    if (result.config) printJson(result.config);
     if (result.files.length === 0) {
       printNote(`Nothing would be written: ${nothingToWrite(result, where)}`);
     } else {
       printNote(`Would write ${count(result.files.length, "file")} in ${where}:`);
       for (const file of result.files) printNote(`  ${file}`);
       if (unchanged > 0) printNote(alreadyThere(unchanged));
-    }
-    if (result.conflicts.length > 0) {
-      printWarning(
-        `${result.conflicts.length} of them already exist, so a real run would stop and write nothing: ${
-          result.conflicts.join(", ")
-        }`,
-      );
     }
   } else if (result.written.length === 0) {
     printSuccess(`Nothing to write: ${nothingToWrite(result, where)}`);
@@ -269,7 +267,7 @@ function nothingToWrite(result: InitResult, where: string): string {
   const place = where === "." ? "here" : `in ${where}`;
   if (kept.length === 0) {
     if (result.config) return `every file of this project is already ${place} and unchanged.`;
-    return result.kind === "written" && result.projectGuides
+    return result.projectGuides
       ? `this project's guides are already ${place} and unchanged.`
       : `every guide is already ${place} and unchanged.`;
   }

@@ -17,7 +17,9 @@ import {
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
-import { type PlannedFile, survey, writeAll } from "./writer.ts";
+import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
+import { closest, editDistance } from "../suggest.ts";
+import { shellQuote } from "../words.ts";
 
 export const QUICKSTART_DIR = "voicebot-quickstart";
 
@@ -31,6 +33,35 @@ export const QUICKSTART: ScaffoldInput = {
   tts_service: "cartesia_tts",
   deploy_to_cloud: true,
 };
+
+/** The directory argument that scaffolds the quickstart preset. */
+export const QUICKSTART_WORD = "quickstart";
+
+/**
+ * A directory argument a letter or two from `quickstart` (`quickstrat`, `Quickstart`) that names
+ * no directory here is the preset mistyped, not a project to make: refused, with the preset's
+ * command and the way to make a project of that name. An existing directory of that name is
+ * taken as before, and so is a path (`./quickstrat`).
+ */
+export function refusePresetTypo(cwd: string, dir: string | undefined): void {
+  if (dir === undefined || dir === QUICKSTART_WORD || /[\\/]/.test(dir)) return;
+  const near = closest(dir, [QUICKSTART_WORD]);
+  if (near === undefined || editDistance(dir.toLowerCase(), near) > 2) return;
+  try {
+    if (Deno.statSync(resolve(cwd, dir)).isDirectory) return;
+  } catch {
+    // Nothing there: the typo it looks like.
+  }
+  const name = shellQuote(dir);
+  throw new UsageError(
+    `${name} is not the quickstart preset, and there is no directory ${name} here; nothing was written.`,
+    {
+      hint:
+        `did you mean \`voicebot init ${near}\`? To make a project in a new directory ${name} ` +
+        `instead, run \`voicebot init ${shellQuote(`./${dir}`)}\`.`,
+    },
+  );
+}
 
 export interface InitRequest {
   readonly cwd: string;
@@ -72,7 +103,10 @@ export type InitResult =
   | Notes & {
     readonly kind: "dry-run";
     readonly root: string;
-    readonly config: ScaffoldConfig;
+    /** Null on the guides-only path, which has no configuration. */
+    readonly config: ScaffoldConfig | null;
+    /** On the guides-only path, whether they would be a scaffolded project's own. */
+    readonly projectGuides: boolean;
     readonly files: readonly string[];
     readonly kept: readonly KeptGuide[];
     /** Guides the coding-agent path wrote and nobody edited, replaced by the project's own. */
@@ -80,7 +114,7 @@ export type InitResult =
     readonly ignored: readonly string[];
     /** The deprecated services the bot uses, each with what Pipecat says of it. */
     readonly deprecated: readonly string[];
-    /** Files in the way: a real run would stop on them. */
+    /** Files in the way: a real run stops on them, and so does the command's dry run. */
     readonly conflicts: readonly string[];
     /** Files already there with the same bytes: not in `files`, a real run leaves them alone. */
     readonly unchanged: readonly string[];
@@ -102,7 +136,7 @@ export type InitResult =
   };
 
 export async function initProject(request: InitRequest): Promise<InitResult> {
-  const quickstart = request.dir === "quickstart";
+  const quickstart = request.dir === QUICKSTART_WORD;
   const scaffold = quickstart || request.configPath !== undefined ||
     Object.keys(request.flags).length > 0;
   if (!scaffold) return await writeGuideProject(request);
@@ -117,8 +151,10 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   const lowerNames = lowerNamesOf(config);
   refuseFileAsRoot(root);
   const plan = planProject(config);
-  const guides = sortGuides(root, plan.guides, "project", request.overwriteGuide);
-  const found = survey(root, plan.files);
+  const { guides, found } = await reading(root, () => ({
+    guides: sortGuides(root, plan.guides, "project", request.overwriteGuide),
+    found: survey(root, plan.files),
+  }));
   const files = [...found.write, ...guides.write];
   const unchanged = [...found.unchanged, ...guides.unchanged].sort();
   const { kept, replaced } = guides;
@@ -129,6 +165,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       kind: "dry-run",
       root,
       config,
+      projectGuides: false,
       files: paths(files),
       kept,
       replaced,
@@ -177,12 +214,6 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
         "name one (`voicebot init my-bot`), or pass scaffold options to generate a bot in place (`voicebot init --help`).",
     });
   }
-  if (request.dryRun) {
-    problems.push({
-      text: "--dry-run shows the configuration of a scaffolded bot",
-      hint: "add scaffold options or --config, or try `voicebot init quickstart --dry-run`.",
-    });
-  }
   for (const problem of request.problems ?? []) {
     problems.push({
       text: formatProblem(problem),
@@ -201,15 +232,14 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   }
   const root = resolve(request.cwd, request.dir!);
   refuseFileAsRoot(root);
-  const { guides: planned, kind } = await guidesFor(root);
-  const guides = sortGuides(root, planned, kind, request.overwriteGuide);
-  if (guides.write.length > 0) await writeAll(root, guides.write);
-  return {
-    kind: "written",
+  const { guides, kind } = await reading(root, async () => {
+    const { guides, kind } = await guidesFor(root);
+    return { guides: sortGuides(root, guides, kind, request.overwriteGuide), kind };
+  });
+  const notes = {
     root,
     config: null,
     projectGuides: kind === "project",
-    written: paths(guides.write),
     kept: guides.kept,
     replaced: guides.replaced,
     ignored: [],
@@ -218,6 +248,12 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     warnings: [],
     lowerNames: null,
   };
+  if (request.dryRun) {
+    // Guides never stand in the way of anything: a guide there is kept or replaced.
+    return { kind: "dry-run", ...notes, files: paths(guides.write), conflicts: [] };
+  }
+  if (guides.write.length > 0) await writeAll(root, guides.write);
+  return { kind: "written", ...notes, written: paths(guides.write) };
 }
 
 /**
@@ -352,20 +388,47 @@ function ignoredByQuickstart(request: InitRequest): string[] {
   return request.configPath === undefined ? flags : [...flags, "--config"];
 }
 
-/** A target that is a file can take no project: dry runs and real runs alike refuse it. */
-function refuseFileAsRoot(root: string) {
-  let info: Deno.FileInfo | null = null;
+/**
+ * The look at what is already in `root` before anything is written; a directory the system will
+ * not let init read is said as such (cannotRead), not as an unexpected error.
+ */
+async function reading<T>(root: string, look: () => T | Promise<T>): Promise<T> {
   try {
-    info = Deno.statSync(root); // sync: an async call costs a trip through Deno's thread pool
-  } catch {
-    // Nothing there (or nothing readable): the writer reports what it cannot do.
-  }
-  if (info && !info.isDirectory) {
-    throw new ConflictError(`${root} is a file, not a directory; nothing was written.`);
+    return await look();
+  } catch (error) {
+    throw cannotRead(error, root);
   }
 }
 
-function refuseConflicts(root: string, conflicts: readonly string[]) {
+/**
+ * A target that is a file, or that would be made under one, can take no project: dry runs and
+ * real runs alike refuse it.
+ */
+function refuseFileAsRoot(root: string) {
+  // The target, or the nearest path above it that is there.
+  for (let at = root;; at = dirname(at)) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(at); // sync: an async call costs a trip through Deno's thread pool
+    } catch (error) {
+      const absent = error instanceof Deno.errors.NotFound ||
+        error instanceof Deno.errors.NotADirectory;
+      if (absent && dirname(at) !== at) continue;
+      return; // Nothing readable: the writer reports what it cannot do.
+    }
+    if (!info.isDirectory) {
+      const what = `${at} is a file, not a directory; nothing was written.`;
+      throw new ConflictError(at === root ? what : `cannot create ${root}: ${what}`);
+    }
+    return;
+  }
+}
+
+/**
+ * Files in the way stop a real run: nothing is written. A dry run's caller calls it too, so that
+ * the dry run ends as the real run would.
+ */
+export function refuseConflicts(root: string, conflicts: readonly string[]) {
   if (conflicts.length > 0) {
     throw new ConflictError(
       `${conflicts.length} file${conflicts.length === 1 ? "" : "s"} already exist${

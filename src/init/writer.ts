@@ -4,6 +4,8 @@
  * in place is removed or restored and every directory created is removed again.
  */
 import { dirname, join, relative } from "../paths.ts";
+import { VoicebotError } from "../errors.ts";
+import { shellQuote } from "../words.ts";
 
 export interface PlannedFile {
   /** Relative to the project root, with `/` separators. */
@@ -102,7 +104,10 @@ function sameBytes(path: string, content: string): boolean {
   return bytes.length === expected.length && bytes.every((byte, i) => byte === expected[i]);
 }
 
-/** Writes every file under `root`, replacing any that exist, or leaves `root` as it was. */
+/**
+ * Writes every file under `root`, replacing any that exist, or leaves `root` as it was. A file
+ * system that refuses (no permission, read-only, full) is reported by `cannotWrite`.
+ */
 export async function writeAll(
   root: string,
   files: readonly PlannedFile[],
@@ -111,6 +116,9 @@ export async function writeAll(
   const createdDirs: string[] = [];
   const placed: { target: string; previous: string | null }[] = [];
   const staging = join(root, `.voicebot-init-${crypto.randomUUID().slice(0, 8)}`);
+  // Where the writer is at, in the user's words: the directory it writes in (never the staging
+  // folder, which is the writer's own business), and the one it is making there, if any.
+  let place: Place = { dir: root };
 
   const ensureDir = async (dir: string) => {
     const missing: string[] = [];
@@ -119,6 +127,7 @@ export async function writeAll(
       if (dirname(d) === d) break;
     }
     for (const d of missing) {
+      place = { dir: dirname(d), making: d };
       await fs.mkdir(d);
       createdDirs.push(d);
     }
@@ -126,6 +135,7 @@ export async function writeAll(
 
   try {
     await ensureDir(root);
+    place = { dir: root };
     await fs.mkdir(staging);
     for (const [index, file] of files.entries()) {
       await fs.writeTextFile(join(staging, String(index)), file.content);
@@ -133,36 +143,141 @@ export async function writeAll(
     for (const [index, file] of files.entries()) {
       const target = join(root, file.path);
       await ensureDir(dirname(target));
+      place = { dir: dirname(target) };
       const previous = (await fs.exists(target)) ? await fs.readTextFile(target) : null;
       await fs.rename(join(staging, String(index)), target);
       placed.push({ target, previous });
     }
+    place = { dir: root };
     await fs.remove(staging, { recursive: true });
   } catch (error) {
-    await rollBack(fs, staging, placed, createdDirs);
-    throw error;
+    const left = await rollBack(fs, staging, placed, createdDirs);
+    throw cannotWrite(error, root, place, left);
   }
 }
 
+/** The directory a write happens in, and the directory being made there, if any. */
+interface Place {
+  readonly dir: string;
+  readonly making?: string;
+}
+
+/**
+ * What the user sees when the file system refuses a write: the directory they asked for (and,
+ * when it is another, the one that refused), the system's reason in its own words, and a way on.
+ * An error that is not the file system's (a bug) is returned as it is, to be reported as
+ * unexpected.
+ */
+function cannotWrite(
+  error: unknown,
+  root: string,
+  place: Place,
+  left: readonly string[],
+): unknown {
+  // Making the project's directory, or one above it: the directory it would go in refused.
+  const making = place.making !== undefined &&
+    (place.making === root || root.startsWith(`${place.making}/`));
+  return refused(error, making ? `cannot create ${root}` : `cannot write in ${place.dir}`, {
+    at: making ? place.dir : undefined,
+    check: place.dir,
+    left,
+  });
+}
+
+/**
+ * The same for the look at `root` before writing (the guides and files already there): said of
+ * `root` when it can be seen, else of the nearest directory above it that can, which refused.
+ */
+export function cannotRead(error: unknown, root: string): unknown {
+  let seen = root;
+  while (!canSee(seen) && dirname(seen) !== seen) seen = dirname(seen);
+  return seen === root
+    ? refused(error, `cannot read in ${root}`, { check: root })
+    : refused(error, `cannot read ${root}`, { at: seen, check: seen });
+}
+
+function canSee(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A VoicebotError (exit 1) for an error of the file system, `what: <the system's reason> [in
+ * at]`, with what could not be put back (`left`) and a hint on the directory to `check`; any
+ * other error as it is.
+ */
+function refused(
+  error: unknown,
+  what: string,
+  options: { at?: string; check: string; left?: readonly string[] },
+): unknown {
+  const code = (error as { code?: unknown })?.code;
+  if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) {
+    return error;
+  }
+  // "Permission denied (os error 13): mkdir '/x/.voicebot-init-1a2b'": the words before the
+  // number, without the paths (which may name the staging folder).
+  const words = error.message.replace(/\s*\(os error \d+\)[^]*$/, "") || code;
+  const reason = words[0].toLowerCase() + words.slice(1);
+  const message = `${what}: ${reason}${options.at ? ` in ${options.at}` : ""}`;
+  const left = options.left ?? [];
+  return new VoicebotError(
+    left.length === 0
+      ? `${message}; nothing was written.`
+      : `${message}; what was written could not all be removed again:`,
+    { problems: left, hint: wayOn(code, options.check), cause: error },
+  );
+}
+
+/** What to do about a directory the file system would not write in, by the system's error code. */
+function wayOn(code: string, dir: string): string {
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return `check the permissions of ${dir} (\`ls -ld ${
+        shellQuote(dir)
+      }\`), or choose another directory.`;
+    case "EROFS":
+      return "choose a directory on a file system that can be written.";
+    case "ENOSPC":
+    case "EDQUOT":
+      return "free some space, or choose a directory on another disk.";
+    default:
+      return "choose another directory.";
+  }
+}
+
+/** Undoes a failed write; returns the paths it could not restore or remove. */
 async function rollBack(
   fs: WriterFs,
   staging: string,
   placed: readonly { target: string; previous: string | null }[],
   createdDirs: readonly string[],
-) {
+): Promise<string[]> {
   // Best effort: each step is tried even when an earlier one fails.
-  const attempt = async (step: () => Promise<void>) => {
+  const left: string[] = [];
+  const attempt = async (path: string, step: () => Promise<void>) => {
     try {
       await step();
-    } catch {
-      // Nothing more can be done about this path; go on restoring the others.
+    } catch (error) {
+      // Nothing more can be done about this path; go on restoring the others. (One never made,
+      // such as a staging folder the file system refused, is not left behind.)
+      if (!(error instanceof Deno.errors.NotFound)) left.push(path);
     }
   };
   for (const { target, previous } of [...placed].reverse()) {
-    await attempt(() => previous === null ? fs.remove(target) : fs.writeTextFile(target, previous));
+    await attempt(
+      target,
+      () => previous === null ? fs.remove(target) : fs.writeTextFile(target, previous),
+    );
   }
-  await attempt(() => fs.remove(staging, { recursive: true }));
-  for (const dir of [...createdDirs].reverse()) await attempt(() => fs.remove(dir));
+  await attempt(staging, () => fs.remove(staging, { recursive: true }));
+  for (const dir of [...createdDirs].reverse()) await attempt(dir, () => fs.remove(dir));
+  return left;
 }
 
 function statOrNull(path: string): Deno.FileInfo | null {

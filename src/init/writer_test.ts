@@ -11,13 +11,17 @@ const FILES: PlannedFile[] = [
   { path: "client/src/app.js", content: "console.log('client')\n" },
 ];
 
-/** The real file system, except that the `failOn`-th call of `method` throws. */
-function failingFs(method: keyof WriterFs, failOn: number): WriterFs {
+/** The real file system, except that the `failOn`-th call of `method` throws (`error`). */
+function failingFs(
+  method: keyof WriterFs,
+  failOn: number,
+  error = new Error(`injected ${method} failure`),
+): WriterFs {
   let calls = 0;
   return {
     ...denoFs,
     [method]: (...args: never[]) => {
-      if (++calls === failOn) return Promise.reject(new Error(`injected ${method} failure`));
+      if (++calls === failOn) return Promise.reject(error);
       return (denoFs[method] as (...a: never[]) => Promise<unknown>)(...args);
     },
   } as WriterFs;
@@ -35,6 +39,37 @@ for (
     await Deno.writeTextFile(join(dir.path, "notes.txt"), "keep\n");
     const before = await snapshot(dir.path);
     await assert.rejects(writeAll(dir.path, FILES, failingFs(method, failOn)), /injected/);
+    assert.deepEqual(await snapshot(dir.path), before);
+  });
+}
+
+/** An error as Deno's file system calls throw it: the system's words, its code, the paths. */
+function systemError(code: string, words: string, path: string): Error {
+  return Object.assign(new Error(`${words} (os error 1): writefile '${path}'`), { code });
+}
+
+for (
+  const [code, words, hint] of [
+    [
+      "ENOSPC",
+      "No space left on device",
+      "free some space, or choose a directory on another disk.",
+    ],
+    ["EROFS", "Read-only file system", "choose a directory on a file system that can be written."],
+  ] as const
+) {
+  Deno.test(`writeAll: ${code} names the directory in the system's words, never the staging folder`, async () => {
+    await using dir = await tempDir();
+    const before = await snapshot(dir.path);
+    const error = systemError(code, words, join(dir.path, ".voicebot-init-0a1b2c3d", "1"));
+    await assert.rejects(writeAll(dir.path, FILES, failingFs("writeTextFile", 2, error)), {
+      name: "VoicebotError",
+      message: `cannot write in ${dir.path}: ${words[0].toLowerCase()}${
+        words.slice(1)
+      }; nothing was written.`,
+      hint,
+      problems: [],
+    });
     assert.deepEqual(await snapshot(dir.path), before);
   });
 }
