@@ -55,10 +55,11 @@ export type HelpCommand = CommandShape & HelpData;
 
 /**
  * The reference page of each command group, in the docs/ that the JSR package ships; a command
- * has the page of its longest listed prefix. The address is pinned to this version, so that it
- * says what this install does, whichever way it was installed (JSR, npm or a binary).
+ * has the page of its longest listed prefix. Help's Learn more points there, with an address
+ * pinned to this version, so that it says what this install does, whichever way it was installed
+ * (JSR, npm or a binary); tests/docs_test.ts holds each page to its commands and options.
  */
-const PAGES: Record<string, string> = {
+export const PAGES: Record<string, string> = {
   init: "docs/init.md",
   cloud: "docs/cli.md",
   "cloud auth": "docs/secrets.md",
