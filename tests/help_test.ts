@@ -359,7 +359,7 @@ Deno.test("init --help: the wizard on a terminal, the guides without one, vendor
   const text = run.stdout.replace(/\s+/g, " ");
   assert.match(
     text,
-    /with no scaffold option, --config or quickstart: on a terminal it asks the questions \(the wizard\); without one, or with --coding-agent, it writes the guides/i,
+    /with no scaffold option, --config or quickstart: on a terminal it asks the questions \(the wizard\); with no terminal, or with --coding-agent, it writes the guides/i,
   );
   const transport = section(run.stdout, "OPTIONS").join(" ").replace(/\s+/g, " ")
     .match(/--transport <transport> (.*?) -m, --mode/)?.[1];

@@ -18,7 +18,7 @@ export default define({
   name: "init",
   description:
     "Create a bot project: guides for a coding agent (`init DIR`), a scaffolded Pipecat bot (scaffold options or --config), or the quickstart (`init quickstart`).\n" +
-    "With no scaffold option, --config or quickstart: on a terminal it asks the questions (the wizard); without one, or with --coding-agent, it writes the guides for a coding agent.",
+    "With no scaffold option, --config or quickstart: on a terminal it asks the questions (the wizard); with no terminal, or with --coding-agent, it writes the guides for a coding agent.",
   helpExamples: [
     [
       "The quickstart: a web bot on SmallWebRTC, in ./voicebot-quickstart",

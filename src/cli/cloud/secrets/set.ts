@@ -25,7 +25,10 @@ export default define({
       "See what would change first; nothing is sent",
       "voicebot cloud secrets set my-bot --file .env --dry-run",
     ],
-    ["The dotenv text on stdin (-f -)", "voicebot cloud secrets set my-bot -f - < .env.production"],
+    [
+      "The dotenv text from stdin (-f -), here from a file",
+      "voicebot cloud secrets set my-bot -f - < .env.production",
+    ],
     [
       "A new set in region eu-central; wait until it is ready",
       "voicebot cloud secrets set my-bot --file .env -r eu-central --wait",
