@@ -309,6 +309,11 @@ Deno.test("ENVIRONMENT: each variable a help names is read in src/, and each VOI
     name.startsWith("VOICEBOT_") && !named.has(name) && !SET_NOT_READ.includes(name)
   );
   assert.deepEqual(unnamed, [], "read in src/ and named in no help");
+  // docs/cli.md's table lists them all, and no other.
+  const page = await Deno.readTextFile(new URL("../docs/cli.md", import.meta.url));
+  const table = page.slice(page.indexOf("## Environment"), page.indexOf("## Exit codes"));
+  const documented = [...table.matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]);
+  assert.deepEqual(documented.toSorted(), [...named].toSorted(), "docs/cli.md's Environment");
 });
 
 Deno.test("Learn more: every help ends with the address of its page in this version's package", async () => {
