@@ -9,18 +9,8 @@ import assert from "node:assert/strict";
 import init from "../src/cli/init.ts";
 import cloud from "../src/cli/cloud/mod.ts";
 import { type CommandShape, completions, type SubCommands } from "../src/cli/completions.ts";
+import { PAGES } from "../src/cli/help.ts";
 import { voicebot } from "./helpers.ts";
-
-/** Each command group and its page. A command goes to the page of its longest listed prefix. */
-const PAGES: Record<string, string> = {
-  init: "docs/init.md",
-  cloud: "docs/cli.md",
-  "cloud auth": "docs/secrets.md",
-  "cloud secrets": "docs/secrets.md",
-  "cloud audit": "docs/secrets.md",
-  "cloud serve": "docs/serve.md",
-  completions: "docs/cli.md",
-};
 
 /** What every command takes: gunshi's `--help` and `--version`, run.ts's `--verbose` (docs/cli.md). */
 const GLOBAL = ["help", "version", "verbose"];

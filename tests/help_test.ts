@@ -4,13 +4,16 @@
  * definitions, so a new command is covered without a word here.
  */
 import assert from "node:assert/strict";
-import type { Args, ArgSchema } from "gunshi";
+import { type Args, type ArgSchema, cli } from "gunshi";
 import { COMMANDS } from "../src/cli/run.ts";
-import { type CommandShape, commandsUnder } from "../src/cli/completions.ts";
+import { commandsUnder, type SubCommands } from "../src/cli/completions.ts";
+import type { HelpCommand } from "../src/cli/help.ts";
+import { TRANSPORT_CHOICES, TRANSPORTS } from "../src/init/catalog.ts";
+import { VERSION } from "../src/version.ts";
 import { type CliResult, voicebot } from "./helpers.ts";
 
 /** The root, then every command a user can type, parents before children. */
-const TREE: [string[], CommandShape][] = [
+const TREE: [string[], HelpCommand][] = [
   [[], { args: {}, subCommands: COMMANDS }],
   ...commandsUnder(COMMANDS),
 ];
@@ -38,7 +41,7 @@ const positionals = (args: Args = {}) =>
 const options = (args: Args = {}) =>
   Object.entries(args).filter(([, arg]) => arg.type !== "positional" && !arg.hidden);
 const shownName = (name: string, arg: ArgSchema) => arg.metavar ?? name.toUpperCase();
-const visibleChildren = (command: CommandShape) =>
+const visibleChildren = (command: HelpCommand) =>
   Object.entries(command.subCommands ?? {}).filter(([, child]) => !child.internal);
 
 /** The lines of a section (`COMMANDS:`), up to the blank line that ends it. */
@@ -51,7 +54,7 @@ function section(text: string, title: string): string[] {
 }
 
 /** The rules every help screen keeps, at `width` columns. */
-function checkHelp(path: string[], command: CommandShape, run: CliResult, width: number) {
+function checkHelp(path: string[], command: HelpCommand, run: CliResult, width: number) {
   const where = `voicebot ${[...path, "--help"].join(" ")} (${width} columns)`;
   assert.equal(run.code, 0, `${where}: ${run.stderr}`);
   assert.equal(run.stderr, "", where);
@@ -199,4 +202,175 @@ Deno.test("a group called without one of its commands names them all, and exits 
     assert.deepEqual(named, visibleChildren(command).map(([name]) => name), where);
     assert.match(run.stderr, new RegExp(`hint: run \`${where} COMMAND --help\``));
   });
+});
+
+/** The examples a help screen shows, each a command line with its `\` continuations joined. */
+function examplesIn(text: string): string[] {
+  const lines = section(text, "EXAMPLES").filter((line) => !/^ {2}# /.test(line));
+  return lines.join("\n").replace(/ \\\n\s+/g, " ").split("\n").map((line) => line.trim());
+}
+
+/** The tree with every `run` replaced by one that records the path it ran: parsing only. */
+function parsingTree(commands: SubCommands, ran: string[][], path: string[] = []): SubCommands {
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, command]) => [name, {
+      ...command,
+      run: () => void ran.push([...path, name]),
+      subCommands: command.subCommands && parsingTree(command.subCommands, ran, [...path, name]),
+    }]),
+  );
+}
+
+/** Whether gunshi, strict as run.ts makes it, takes `argv` as a run of `path` (it throws if not). */
+async function parses(argv: string[]): Promise<string[] | undefined> {
+  const ran: string[][] = [];
+  await cli(argv, { name: "voicebot", run: () => void ran.push([]) }, {
+    name: "voicebot",
+    strict: true,
+    renderHeader: null,
+    renderUsage: null,
+    renderValidationErrors: null,
+    subCommands: parsingTree(COMMANDS as SubCommands, ran),
+  });
+  return ran[0];
+}
+
+Deno.test("every --help shows 2 to 5 examples of itself that the parser takes as they are", async () => {
+  const runs = await pooled(TREE.map(([path]) => () => voicebot([...path, "--help"])));
+  for (const [i, [path, command]] of TREE.entries()) {
+    const where = `voicebot ${[...path, "--help"].join(" ")}`;
+    const examples = examplesIn(runs[i].stdout);
+    if (visibleChildren(command).length && path.length) continue; // a group: its commands show them
+    assert.ok(
+      examples.length >= 2 && examples.length <= 5,
+      `${where}: ${examples.length} examples`,
+    );
+    assert.equal(examples.length, command.helpExamples?.length ?? examples.length, where);
+    for (const example of examples) {
+      assert.ok(
+        `${example} `.startsWith(["voicebot", ...path, ""].join(" ")),
+        `${where}: ${example}`,
+      );
+      assert.doesNotMatch(example, /["'`]/, `${where}: a quote the split below does not read`);
+      // The words up to a pipe or a redirection are voicebot's.
+      const words = example.split(" ").slice(1);
+      const end = words.findIndex((word) => /^(\||<|>|>>)$/.test(word));
+      const argv = end < 0 ? words : words.slice(0, end);
+      const ran = await parses(argv).catch((error) => {
+        throw new Error(`${where}: "${example}" is refused: ${error}`);
+      });
+      assert.ok(ran, `${where}: "${example}" ran nothing`);
+      assert.deepEqual(ran.slice(0, path.length), path, `${where}: "${example}" ran ${ran}`);
+    }
+  }
+});
+
+/** Variables src/ reads: `Deno.env.get("X")`, `env("X")`, `readEnv("X")`, or `X_ENV = "X"`. */
+async function variablesRead(): Promise<Set<string>> {
+  const read = new Set<string>();
+  const pattern =
+    /(?:Deno\.env\.get|\benv|readEnv)\(\s*"([A-Z_][A-Z0-9_]*)"\s*\)|_ENV\s*=\s*"([A-Z_][A-Z0-9_]*)"/g;
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) await walk(url);
+      else if (/(?<!_test)\.ts$/.test(entry.name) && entry.name !== "templates.gen.ts") {
+        for (const match of (await Deno.readTextFile(url)).matchAll(pattern)) {
+          read.add(match[1] ?? match[2]);
+        }
+      }
+    }
+  };
+  await walk(new URL("../src/", import.meta.url));
+  return read;
+}
+
+/** Set by `secrets run` for the command it starts, never read. */
+const SET_NOT_READ = ["VOICEBOT_SECRETS"];
+
+Deno.test("ENVIRONMENT: each variable a help names is read in src/, and each VOICEBOT_* read is named", async () => {
+  const read = await variablesRead();
+  assert.ok(read.has("VOICEBOT_API_KEY") && read.has("NO_COLOR"), [...read].join(", "));
+  const runs = await pooled(TREE.map(([path]) => () => voicebot([...path, "--help"])));
+  const named = new Set<string>();
+  TREE.forEach(([path, command], i) => {
+    const where = `voicebot ${[...path, "--help"].join(" ")}`;
+    if (visibleChildren(command).length && path.length) return;
+    const listed = section(runs[i].stdout, "ENVIRONMENT").filter((line) => /^ {2}\S/.test(line))
+      .map((line) => line.trim().split(/\s+/)[0]);
+    assert.ok(listed.length > 0, `${where}: no ENVIRONMENT section`);
+    assert.ok(listed.includes("NO_COLOR"), `${where}: its messages are coloured`);
+    for (const name of listed) {
+      assert.ok(read.has(name), `${where}: ${name} is read nowhere in src/`);
+      named.add(name);
+    }
+  });
+  const unnamed = [...read].filter((name) =>
+    name.startsWith("VOICEBOT_") && !named.has(name) && !SET_NOT_READ.includes(name)
+  );
+  assert.deepEqual(unnamed, [], "read in src/ and named in no help");
+  // docs/cli.md's table lists them all, and no other.
+  const page = await Deno.readTextFile(new URL("../docs/cli.md", import.meta.url));
+  const table = page.slice(page.indexOf("## Environment"), page.indexOf("## Exit codes"));
+  const documented = [...table.matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]);
+  assert.deepEqual(documented.toSorted(), [...named].toSorted(), "docs/cli.md's Environment");
+});
+
+Deno.test("Learn more: every help ends with the address of its page in this version's package", async () => {
+  const base = `https://jsr.io/@voicebot/cli/${VERSION}/`;
+  const published: string[] = JSON.parse(
+    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
+  ).publish.include;
+  const runs = await pooled(TREE.map(([path]) => () => voicebot([...path, "--help"])));
+  for (const [i, [path]] of TREE.entries()) {
+    const where = `voicebot ${[...path, "--help"].join(" ")}`;
+    const text = runs[i].stdout;
+    const match = text.match(/^Learn more:\s+(\S+)\n$/m);
+    assert.ok(match, `${where}: no Learn more line`);
+    const address = match[1];
+    assert.ok(address.startsWith(base), `${where}: ${address}`);
+    const file = address.slice(base.length);
+    assert.ok(
+      published.includes(file) || (file.startsWith("docs/") && published.includes("docs/*.md")),
+      `${where}: ${file} is not in the published package`,
+    );
+    const page = await Deno.readTextFile(new URL(`../${file}`, import.meta.url));
+    if (path.length) {
+      // As tests/docs_test.ts finds a command on its page.
+      assert.match(page, new RegExp(`(voicebot |\`)${path.join(" ")}\\b`), `${where}: ${file}`);
+    }
+    // A path in the repository means nothing after an install: only the address says docs/.
+    assert.doesNotMatch(text.replaceAll(address, ""), /docs\//, `${where}: a bare docs/ path`);
+  }
+});
+
+Deno.test("a one-letter option means the same long option in every command", () => {
+  const meaning = new Map<string, Set<string>>();
+  for (const [, command] of TREE) {
+    for (const [name, arg] of options(command.args)) {
+      if (!arg.short) continue;
+      meaning.set(arg.short, (meaning.get(arg.short) ?? new Set()).add(name));
+    }
+  }
+  assert.ok(meaning.has("s") && meaning.has("o"), [...meaning.keys()].join(" "));
+  for (const [short, names] of meaning) {
+    assert.equal(names.size, 1, `-${short} means ${[...names].join(" and ")}`);
+  }
+});
+
+Deno.test("init --help: the wizard on a terminal, the guides without one, vendors beside transports", async () => {
+  const run = await voicebot(["init", "--help"]);
+  assert.equal(run.code, 0, run.stderr);
+  const text = run.stdout.replace(/\s+/g, " ");
+  assert.match(
+    text,
+    /with no scaffold option, --config or quickstart: on a terminal it asks the questions \(the wizard\); with no terminal, or with --coding-agent, it writes the guides/i,
+  );
+  const transport = section(run.stdout, "OPTIONS").join(" ").replace(/\s+/g, " ")
+    .match(/--transport <transport> (.*?) -m, --mode/)?.[1];
+  assert.ok(transport, run.stdout);
+  for (const choice of TRANSPORT_CHOICES) {
+    const vendor = TRANSPORTS.find((t) => t.choice === choice)!.vendor;
+    assert.ok(transport.includes(`${choice} (${vendor})`), `${choice} (${vendor}): ${transport}`);
+  }
 });

@@ -325,7 +325,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Transport", "Down", "Enter");
   // One browser transport is left: the question names it, with no list of one to confirm.
   await term.answer(
-    "Add SmallWebRTC (peer-to-peer WebRTC) as a second transport?",
+    "Add lightweb (SmallWebRTC) as a second transport?",
     "Left",
     "Enter",
   );
@@ -348,7 +348,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
     "Noise cancellation on the cloud",
     "Eval-ready",
   ]);
-  await term.waitFor("Second transport: SmallWebRTC (peer-to-peer WebRTC)");
+  await term.waitFor("Second transport: lightweb (SmallWebRTC)");
   await term.answer("Create this project?", "Enter");
   const { screen } = await madeProject(term, cwd.path, "webbot");
   assert.ok(screen.includes("Client dev server: Next.js"), screen);
@@ -369,7 +369,7 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
   await term.answer("Bot type", "Down", "Enter");
   // carrier1..carrier4, then hosted_pstn.
   await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
-  await term.answer("Call direction for Daily PSTN", "Down", "Enter");
+  await term.answer("Call direction for hosted_pstn (Daily PSTN)", "Down", "Enter");
   await term.answer("Add a second transport for local testing?", "Enter");
   await term.answer("Mode", "Enter");
   await term.search("Speech-to-text service", "deepgram_stt");
@@ -393,7 +393,7 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   await term.answer("Bot type", "Enter");
   await term.answer("Web client", "Down", "Down", "Enter");
   await term.answer("Transport", "Enter");
-  await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+  await term.answer("Add hosted (Daily) as a second transport?", "Enter");
   await term.answer("Mode", "Down", "Enter");
   await term.search("Realtime service", "gemini_live_realtime");
   // Gemini Live sees the camera, so the wizard offers it.
@@ -408,7 +408,7 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
 
 /** A web bot's questions after the transport, each answered with Enter. */
 const WEB_REST = [
-  "Add Daily (WebRTC) as a second transport?",
+  "Add hosted (Daily) as a second transport?",
   "Mode",
   "Speech-to-text service",
   "Language-model service",
@@ -463,7 +463,7 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
     await term.answer(question, "Enter");
   }
   await term.answer("Transport", "Enter");
-  await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+  await term.answer("Add hosted (Daily) as a second transport?", "Enter");
   await term.answer("Mode", "Enter");
   await term.answer("Speech-to-text service");
   await term.type("deep");
@@ -491,7 +491,7 @@ Deno.test(
       await term.answer(question, "Enter");
     }
     await term.answer("Transport", "Enter");
-    await term.answer("Add Daily (WebRTC) as a second transport?", "Enter");
+    await term.answer("Add hosted (Daily) as a second transport?", "Enter");
     await term.answer("Mode", "Enter");
     await term.search("Speech-to-text service", "deepgram_stt");
     await term.search("Language-model service", "openai_llm");
@@ -522,7 +522,7 @@ Deno.test(
     await term.answer("Project name", "Enter");
     await term.answer("Bot type", "Down", "Enter");
     await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
-    await term.answer("Call direction for Daily PSTN", "Down", "Enter");
+    await term.answer("Call direction for hosted_pstn (Daily PSTN)", "Down", "Enter");
     await term.answer("Add a second transport for local testing?", "Enter");
     for (const question of WEB_REST.slice(1, -1)) await term.answer(question, "Enter");
     const screen = await term.waitFor("◆  Create this project?");
@@ -531,15 +531,16 @@ Deno.test(
       "Directory: labels",
       "Project name: labels",
       "Bot type: Telephony",
-      "Transport: Daily PSTN",
+      "Transport: hosted_pstn (Daily PSTN)",
       "Call direction: Dial-out",
       "Second transport: none",
       "Mode: Cascade",
       "Speech-to-text service: Deepgram",
     ]);
     assert.ok(summary.includes("Text-to-speech service: Cartesia"), screen);
-    // The internal ids stay in voicebot.json and --dry-run.
-    for (const id of ["hosted_pstn", "dial-out", "cartesia_tts", "tts_service", "transports"]) {
+    // The internal ids stay in voicebot.json and --dry-run; a transport is shown by its id and
+    // vendor, as in --help and the docs.
+    for (const id of ["dial-out", "cartesia_tts", "tts_service", "transports"]) {
       assert.ok(!summary.join("\n").includes(id), summary.join("\n"));
     }
     assert.deepEqual(listed(screen, "Create this project?"), [
@@ -612,15 +613,15 @@ Deno.test(
     await term.answer("Add a second transport for local testing?", "Left", "Enter");
     const screen = await term.waitFor("◆  Transport for local testing");
     assert.deepEqual(listed(screen, "Transport for local testing"), [
-      "SmallWebRTC (peer-to-peer WebRTC)",
-      "Daily (WebRTC)",
+      "lightweb (SmallWebRTC)",
+      "hosted (Daily)",
     ]);
-    assert.match(screen, /● SmallWebRTC/);
+    assert.match(screen, /● lightweb \(SmallWebRTC\)/);
     await term.press("Enter");
     for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
     const done = await madeProject(term, cwd.path, "callbot");
     assert.ok(
-      done.screen.includes("Second transport: SmallWebRTC (peer-to-peer WebRTC)"),
+      done.screen.includes("Second transport: lightweb (SmallWebRTC)"),
       done.screen,
     );
     assert.ok(!done.screen.includes("Daily PSTN"), done.screen);
@@ -789,11 +790,11 @@ Deno.test(
     await term.press("Escape");
     screen = await term.waitFor(/◆ {2}Mode\n(│.*\n)*│ {2}● Cascade/);
     await term.press("Escape");
-    await term.answer("Add Daily (WebRTC) as a second transport?", "Escape");
-    screen = await term.waitFor(/◆ {2}Transport\n(│.*\n)*│ {2}● SmallWebRTC/);
+    await term.answer("Add hosted (Daily) as a second transport?", "Escape");
+    screen = await term.waitFor(/◆ {2}Transport\n(│.*\n)*│ {2}● lightweb \(SmallWebRTC\)/);
     await term.press("Up", "Enter");
     // Forward again: each question after it is asked again, its answer kept where it still fits.
-    await term.answer("Add SmallWebRTC (peer-to-peer WebRTC) as a second transport?", "Enter");
+    await term.answer("Add lightweb (SmallWebRTC) as a second transport?", "Enter");
     await term.answer("Mode", "Enter");
     await term.search("Speech-to-text service", "deepgram_stt");
     for (const question of WEB_REST.slice(3)) await term.answer(question, "Enter");
@@ -827,12 +828,12 @@ Deno.test(
     await term.answer("Bot type", "Down", "Enter");
     // The web transport no longer fits; carrier1..carrier4, then Daily PSTN, with its direction.
     await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
-    await term.answer("Call direction for Daily PSTN", "Enter");
+    await term.answer("Call direction for hosted_pstn (Daily PSTN)", "Enter");
     screen = await term.waitFor("◆  Create this project?");
     assert.deepEqual(answeredAfter(screen, "◇  Which answer?"), [
       "Bot type",
       "Transport",
-      "Call direction for Daily PSTN",
+      "Call direction for hosted_pstn (Daily PSTN)",
     ]);
     // The web client's questions no longer apply, and are gone from the summary.
     assert.ok(!summaryOf(screen).some((line) => line.startsWith("Web client")), screen);

@@ -11,13 +11,22 @@
  */
 import { type Args, define } from "gunshi";
 import { UsageError } from "../errors.ts";
+import { NO_COLOR } from "./output.ts";
 
 const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 
 export const completions = define({
   name: "completions",
   description:
-    "Print the shell completion script for bash, zsh, fish or powershell (installation: docs/cli.md)",
+    "Print the shell completion script for bash, zsh, fish or powershell (how to install each: the page under Learn more)",
+  helpExamples: [
+    [
+      "bash, for every user (with the bash-completion package)",
+      "voicebot completions bash | sudo tee /etc/bash_completion.d/voicebot > /dev/null",
+    ],
+    ["fish", "voicebot completions fish > ~/.config/fish/completions/voicebot.fish"],
+  ],
+  environment: [NO_COLOR],
   args: {
     shell: { type: "positional", choices: SHELLS, description: `One of ${SHELLS.join(", ")}` },
   },

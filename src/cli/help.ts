@@ -1,11 +1,14 @@
 /**
- * The `--help` screens and the parser's complaints, in voicebot's words. run.ts hands `renderHelp`
- * to gunshi as its `renderUsage`, and rewords gunshi's validation errors with `parserProblems`.
+ * The `--help` screens and the parser's complaints, in voicebot's words. run.ts hands gunshi
+ * `helpRenderer`'s function as its `renderUsage`, and rewords its validation errors with
+ * `parserProblems`.
  *
  * A help screen is drawn from the command definitions: usage lines name the positionals (the
  * schema's `metavar`, else the name in capitals; `[X]` when optional, `X [X ...]` when repeated),
  * options that take a value show it as required (`--port <port>`), and every column wraps at the
- * width of the terminal (`COLUMNS` when set, else the terminal's, else 80).
+ * width of the terminal (`COLUMNS` when set, else the terminal's, else 80). After the options: the
+ * command's examples and environment variables (`HelpData`, beside its definition), and the
+ * address of its reference page (`learnMore`).
  *
  * On the hot path of `--help`: no `node:` module, nothing loaded lazily.
  */
@@ -18,6 +21,7 @@ import {
 } from "gunshi";
 import { closest, didYouMean } from "../suggest.ts";
 import { wrap } from "../words.ts";
+import { VERSION } from "../version.ts";
 import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
 
 /** What follows the positionals in a usage line, for commands that take more after `--`. */
@@ -31,6 +35,49 @@ const GLOBAL_OPTIONS: [string, string][] = [
   ["--verbose", "Show the details of an unexpected error"],
 ];
 const VERSION_OPTION: [string, string] = ["-v, --version", "Print the version"];
+
+/** An environment variable a command reads, and what it does there: `[name, description]`. */
+export type EnvVar = readonly string[];
+
+/**
+ * What a command's help shows besides its options, as plain data beside its definition: command
+ * lines that work as written, each with its caption (`EXAMPLES:`), and every environment variable
+ * the command reads (`ENVIRONMENT:`).
+ */
+export interface HelpData {
+  /** Each `[caption, line]` (a command's definition infers arrays, not pairs). */
+  helpExamples?: readonly (readonly string[])[];
+  environment?: readonly EnvVar[];
+}
+
+/** A command of the tree, with what its help shows. */
+export type HelpCommand = CommandShape & HelpData;
+
+/**
+ * The reference page of each command group, in the docs/ that the JSR package ships; a command
+ * has the page of its longest listed prefix. Help's Learn more points there, with an address
+ * pinned to this version, so that it says what this install does, whichever way it was installed
+ * (JSR, npm or a binary); tests/docs_test.ts holds each page to its commands and options.
+ */
+export const PAGES: Record<string, string> = {
+  init: "docs/init.md",
+  cloud: "docs/cli.md",
+  "cloud auth": "docs/secrets.md",
+  "cloud secrets": "docs/secrets.md",
+  "cloud audit": "docs/secrets.md",
+  "cloud serve": "docs/serve.md",
+  completions: "docs/cli.md",
+};
+const PACKAGE_FILES = `https://jsr.io/@voicebot/cli/${VERSION}/`;
+
+/** The address of the page that documents the command at `path` (the README for the root). */
+export function learnMore(path: readonly string[]): string {
+  const group = Object.keys(PAGES).filter((prefix) => {
+    const words = prefix.split(" ");
+    return words.every((word, i) => path[i] === word);
+  }).sort((a, b) => b.length - a.length)[0];
+  return PACKAGE_FILES + (group ? PAGES[group] : "README.md");
+}
 
 /** Narrower than this, columns stop making sense: screens are drawn at least this wide. */
 const MIN_WIDTH = 40;
@@ -63,12 +110,22 @@ export interface HelpContext {
   env: { subCommands?: SubCommands; description?: string };
 }
 
-/** The help screen of the command in `ctx`. */
-export function renderHelp(ctx: HelpContext): Promise<string> {
-  return Promise.resolve(helpText(ctx, helpWidth()));
+/** The help renderer of a tree: the screen of the command in `ctx`, found by its path in `root`. */
+export function helpRenderer(root: HelpCommand) {
+  return (ctx: HelpContext): Promise<string> =>
+    Promise.resolve(helpText(ctx, helpWidth(), commandAt(root, ctx.commandPath)));
 }
 
-export function helpText(ctx: HelpContext, width: number): string {
+/** The command at `path` under `root` (the root itself for an empty path). */
+function commandAt(root: HelpCommand, path: readonly string[]): HelpCommand | undefined {
+  let command: HelpCommand | undefined = root;
+  for (const word of path) {
+    command = entriesOf(command?.subCommands).find(([name]) => name === word)?.[1];
+  }
+  return command;
+}
+
+export function helpText(ctx: HelpContext, width: number, data: HelpData = {}): string {
   const root = ctx.commandPath.length === 0;
   const commands = ctx.omitted ? visibleCommands(ctx.env.subCommands) : [];
   const out: string[] = [];
@@ -118,6 +175,28 @@ export function helpText(ctx: HelpContext, width: number): string {
     ),
   );
   out.push("");
+
+  const examples = data.helpExamples ?? [];
+  if (examples.length) {
+    out.push("EXAMPLES:");
+    for (const [caption, line] of examples) {
+      out.push(...wrap(caption, width - 4).map((text) => `  # ${text}`));
+      // A long line goes on with a backslash, so that it still pastes as one command.
+      const parts = wrap(line, width - 4, 4);
+      out.push(...indent(parts.map((part, i) => i < parts.length - 1 ? `${part} \\` : part), 2));
+    }
+    out.push("");
+  }
+  const environment = data.environment ?? [];
+  if (environment.length) {
+    out.push("ENVIRONMENT:");
+    out.push(...table(environment.map(([name, text]) => [name, text]), width));
+    out.push("");
+  }
+  // An address is never cut: on a line of its own when it does not fit after the words.
+  const address = learnMore(ctx.commandPath);
+  const line = `Learn more: ${address}`;
+  out.push(...(line.length <= width ? [line] : ["Learn more:", address]), "");
   return out.join("\n");
 }
 

@@ -7,7 +7,7 @@ import { VERSION } from "../version.ts";
 import { andList, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
-import { printJson, printNote, printSuccess, printWarning } from "./output.ts";
+import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
 const text = (description: string, short?: string) =>
   ({ type: "string", description, ...(short ? { short } : {}) }) as const;
@@ -17,7 +17,28 @@ const toggle = (description: string) =>
 export default define({
   name: "init",
   description:
-    "Create a bot project: guides for a coding agent (`init DIR`), a scaffolded Pipecat bot (scaffold options or --config), or the quickstart (`init quickstart`).",
+    "Create a bot project: guides for a coding agent (`init DIR`), a scaffolded Pipecat bot (scaffold options or --config), or the quickstart (`init quickstart`).\n" +
+    "With no scaffold option, --config or quickstart: on a terminal it asks the questions (the wizard); with no terminal, or with --coding-agent, it writes the guides for a coding agent.",
+  helpExamples: [
+    [
+      "The quickstart: a web bot on SmallWebRTC, in ./voicebot-quickstart",
+      "voicebot init quickstart",
+    ],
+    [
+      "A phone bot on Twilio, from flags",
+      "voicebot init my-bot -t carrier1 -m cascade --stt deepgram_stt --llm openai_llm --tts cartesia_tts",
+    ],
+    [
+      "From a JSON config file; flags override its values",
+      "voicebot init my-bot --config voicebot.json",
+    ],
+    [
+      "The configuration it would use, as JSON; nothing written",
+      "voicebot init my-bot -t lightweb -m realtime --realtime openai_realtime --dry-run",
+    ],
+    ["Guides for a coding agent only, even on a terminal", "voicebot init my-bot --coding-agent"],
+  ],
+  environment: [NO_COLOR],
   args: {
     dir: {
       type: "positional",
@@ -41,17 +62,22 @@ export default define({
       short: "t",
       multiple: true,
       description:
-        "Transport, repeatable: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip",
+        "Transport, repeatable: hosted (Daily), lightweb (SmallWebRTC), carrier1 (Twilio), carrier2 (Telnyx), carrier3 (Plivo), carrier4 (Exotel), hosted_pstn (Daily PSTN), carrier1_hosted_sip (Twilio + Daily SIP)",
     },
-    mode: text("cascade or realtime", "m"),
+    mode: text(
+      "cascade (speech-to-text, language model, text-to-speech) or realtime (speech to speech); required to scaffold",
+      "m",
+    ),
     stt: text("Speech-to-text service, cascade mode (<vendor>_stt)"),
     llm: text("Language-model service, cascade mode (<vendor>_llm)"),
     tts: text("Text-to-speech service, cascade mode (<vendor>_tts)"),
     realtime: text("Realtime service, realtime mode (<vendor>_realtime)"),
     video: text("Video avatar service, web bots only (<vendor>_video)"),
-    "client-framework": text("Web client: uilib, vanilla or none (web bots only)"),
+    "client-framework": text(
+      "Web client: uilib (React), vanilla or none; web bots only (default: none)",
+    ),
     "client-server": text(
-      "Dev server for the uilib client: devserver_a (Vite) or devserver_b (Next.js)",
+      "Dev server for the uilib client: devserver_a (Vite) or devserver_b (Next.js) (default: devserver_a)",
     ),
     "daily-pstn-mode": text("dial-in or dial-out; required with transport hosted_pstn"),
     "twilio-daily-sip-mode": text(
@@ -67,10 +93,15 @@ export default define({
     "enable-denoise": toggle(
       "Noise cancellation on the cloud; needs cloud deployment (default: off)",
     ),
-    "enable-krisp": toggle("Pipecat's name for --enable-denoise"),
+    "enable-krisp": toggle("Pipecat's name for --enable-denoise (default: off)"),
     observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
-    eval: toggle("Make the bot eval-ready: eval transport, starter scenarios, dependencies"),
-    config: text("JSON config file (keys: docs/init.md); flags override its values", "c"),
+    eval: toggle(
+      "Make the bot eval-ready: eval transport, starter scenarios, dependencies (default: off)",
+    ),
+    config: text(
+      "JSON config file (its keys: on the page under Learn more); flags override its values",
+      "c",
+    ),
     "dry-run": {
       type: "boolean",
       description:

@@ -840,8 +840,8 @@ function transportOptions(
     .filter(({ transport }) => keep(transport))
     .map(({ choice, transport }) => ({
       value: choice,
-      label: transport.direction ? transport.label.replace(/ dial-(in|out)$/, "") : transport.label,
-      hint: choice,
+      // The id with its vendor, as help and the docs name it (`carrier1 (Twilio)`): no hint.
+      label: `${choice} (${transport.vendor})`,
     }));
 }
 

@@ -1,4 +1,8 @@
 /** Data goes to stdout, diagnostics to stderr. Colours go through `%c`, which honours NO_COLOR. */
+import type { EnvVar } from "./help.ts";
+
+/** Every command's messages are coloured on a terminal: each help names this variable. */
+export const NO_COLOR: EnvVar = ["NO_COLOR", "Set (to anything): no colours in messages"];
 
 const RED = "color: red; font-weight: bold";
 const YELLOW = "color: yellow";

@@ -10,17 +10,17 @@ import {
   ExitCode,
   VoicebotError,
 } from "../errors.ts";
-import { printError, printNote } from "./output.ts";
+import { NO_COLOR, printError, printNote } from "./output.ts";
 import init from "./init.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
   type ErrorPlace,
+  helpRenderer,
   hideUnknownArguments,
   NoCommandGiven,
   noCommandGiven,
   parserProblems,
-  renderHelp,
   withEmptyNumbers,
 } from "./help.ts";
 
@@ -30,6 +30,15 @@ const root = define({
     `voicebot ${VERSION}: create voice and video AI bot projects and manage their secrets.`,
   // gunshi lists the entry command among the commands, as `[voicebot]`; internal leaves it out.
   internal: true,
+  helpExamples: [
+    ["A voice bot to try, in ./voicebot-quickstart", "voicebot init quickstart"],
+    ["Store its secrets from .env in set my-bot", "voicebot cloud secrets set my-bot --file .env"],
+    ["Serve the secrets API on this machine", "voicebot cloud serve"],
+  ],
+  environment: [NO_COLOR, [
+    "COLUMNS",
+    "Width of the help screens (default: the terminal's, else 80)",
+  ]],
   run: noCommandGiven,
 });
 
@@ -54,7 +63,9 @@ export async function run(argv: readonly string[]): Promise<number> {
       renderHeader: null,
       // gunshi would print them on stdout, in its words: report() says them on stderr, in ours.
       renderValidationErrors: null,
-      renderUsage: renderHelp as (ctx: Readonly<CommandContext>) => Promise<string>,
+      renderUsage: helpRenderer({ ...root, subCommands: COMMANDS }) as (
+        ctx: Readonly<CommandContext>,
+      ) => Promise<string>,
       onErrorCommand: (ctx) => {
         place = {
           commandPath: ctx.commandPath,

@@ -81,6 +81,8 @@ export type TransportId =
 export interface Transport {
   readonly id: TransportId;
   readonly label: string;
+  /** Who provides it, as help and the questions show it beside the id: `carrier1 (Twilio)`. */
+  readonly vendor: string;
   readonly group: BotType;
   /** The `--transport` value this id comes from. */
   readonly choice: (typeof TRANSPORT_CHOICES)[number];
@@ -98,6 +100,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "hosted",
     label: "Daily (WebRTC)",
+    vendor: "Daily",
     group: "web",
     choice: "hosted",
     direction: null,
@@ -108,6 +111,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "lightweb",
     label: "SmallWebRTC (peer-to-peer WebRTC)",
+    vendor: "SmallWebRTC",
     group: "web",
     choice: "lightweb",
     direction: null,
@@ -118,6 +122,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier1",
     label: "Twilio (media streams)",
+    vendor: "Twilio",
     group: "telephony",
     choice: "carrier1",
     direction: null,
@@ -128,6 +133,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier2",
     label: "Telnyx (media streaming)",
+    vendor: "Telnyx",
     group: "telephony",
     choice: "carrier2",
     direction: null,
@@ -138,6 +144,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier3",
     label: "Plivo (audio streams)",
+    vendor: "Plivo",
     group: "telephony",
     choice: "carrier3",
     direction: null,
@@ -148,6 +155,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier4",
     label: "Exotel (voicebot applet)",
+    vendor: "Exotel",
     group: "telephony",
     choice: "carrier4",
     direction: null,
@@ -158,6 +166,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "hosted_pstn_dialin",
     label: "Daily PSTN dial-in",
+    vendor: "Daily PSTN",
     group: "telephony",
     choice: "hosted_pstn",
     direction: "dial-in",
@@ -168,6 +177,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "hosted_pstn_dialout",
     label: "Daily PSTN dial-out",
+    vendor: "Daily PSTN",
     group: "telephony",
     choice: "hosted_pstn",
     direction: "dial-out",
@@ -178,6 +188,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier1_hosted_sip_dialin",
     label: "Twilio + Daily SIP dial-in",
+    vendor: "Twilio + Daily SIP",
     group: "telephony",
     choice: "carrier1_hosted_sip",
     direction: "dial-in",
@@ -188,6 +199,7 @@ export const TRANSPORTS: readonly Transport[] = [
   {
     id: "carrier1_hosted_sip_dialout",
     label: "Twilio + Daily SIP dial-out",
+    vendor: "Twilio + Daily SIP",
     group: "telephony",
     choice: "carrier1_hosted_sip",
     direction: "dial-out",

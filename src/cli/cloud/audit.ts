@@ -7,7 +7,7 @@ import { define } from "gunshi";
 import { UsageError } from "../../errors.ts";
 import type { AuditEventBody } from "../../secrets/responses.ts";
 import { printJson } from "../output.ts";
-import { connect, connectionArgs } from "./connect.ts";
+import { connect, connectionArgs, connectionEnv } from "./connect.ts";
 
 /** Events a page of GET /audit holds at most (the API's own limit). */
 const PAGE = 200;
@@ -15,6 +15,11 @@ const PAGE = 200;
 export default define({
   name: "audit",
   description: "Show the organization's audit trail, newest first: who changed what, and when.",
+  helpExamples: [
+    ["The last 50 events of the organization", "voicebot cloud audit"],
+    ["The last 200, as JSON", "voicebot cloud audit --limit 200 --json"],
+  ],
+  environment: connectionEnv,
   args: {
     limit: {
       type: "number",

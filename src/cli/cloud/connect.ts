@@ -4,6 +4,33 @@
  * modules (and classic zod with them) load here, when a command runs, never at start.
  */
 import { UsageError } from "../../errors.ts";
+import type { EnvVar } from "../help.ts";
+import { NO_COLOR } from "../output.ts";
+
+/** The variables that the credentials and the client read, for the commands' help. */
+export const ENV = {
+  apiKey: [
+    "VOICEBOT_API_KEY",
+    "API key to use instead of the stored one (not when -o names another organization than VOICEBOT_ORG)",
+  ],
+  org: ["VOICEBOT_ORG", "Organization to act in where -o is not given"],
+  apiUrl: ["VOICEBOT_API_URL", "API base URL where --api-url is not given"],
+  timeout: ["VOICEBOT_API_TIMEOUT", "Seconds each attempt of a request may take (default: 30)"],
+  config: [
+    "VOICEBOT_CONFIG",
+    "The file that stores the keys (default: voicebot/config.json in $XDG_CONFIG_HOME, else in ~/.config)",
+  ],
+} as const satisfies Record<string, EnvVar>;
+
+/** What a command that acts with the stored or given credentials (`connect`) reads. */
+export const connectionEnv: readonly EnvVar[] = [
+  ENV.apiKey,
+  ENV.org,
+  ENV.apiUrl,
+  ENV.timeout,
+  ENV.config,
+  NO_COLOR,
+];
 
 export const connectionArgs = {
   organization: {

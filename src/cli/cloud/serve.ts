@@ -9,7 +9,7 @@ import { define } from "gunshi";
 import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { SET_NAME } from "../../secrets/names.ts";
-import { printJson, printNote, printSuccess } from "../output.ts";
+import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
@@ -38,7 +38,7 @@ const DATABASE_URL_ENV = "VOICEBOT_DATABASE_URL";
 const database = {
   type: "string",
   description:
-    `SQLite file (default: $XDG_DATA_HOME/voicebot/voicebot.db) or postgres://URL without a password; default: $${DATABASE_URL_ENV}`,
+    `SQLite file, or postgres://URL without a password (default: $${DATABASE_URL_ENV}, else $XDG_DATA_HOME/voicebot/voicebot.db)`,
 } as const;
 
 export default define({
@@ -52,6 +52,34 @@ export default define({
     "`revoke-key KEY_ID` revokes one;\n" +
     "`rotate-master-key` re-seals everything with the newest master key;\n" +
     "`backup --to FILE` writes a consistent copy of a SQLite database.",
+  helpExamples: [
+    ["Serve on 127.0.0.1:8787, SQLite in $XDG_DATA_HOME/voicebot", "voicebot cloud serve"],
+    [
+      "Make organization acme, with the database if new; print its key",
+      "voicebot cloud serve create-key -o acme --create",
+    ],
+    [
+      "A runtime key that reads set my-bot's values, for 90 days",
+      "voicebot cloud serve create-key -o acme --runtime --set my-bot --expires-in 90d",
+    ],
+    ["Listen on every interface, port 8080", "voicebot cloud serve --host 0.0.0.0 --port 8080"],
+    [
+      "A consistent copy of the live SQLite database",
+      "voicebot cloud serve backup --to voicebot-backup.db",
+    ],
+  ],
+  environment: [
+    [
+      DATABASE_URL_ENV,
+      "postgres://URL of the database (with its password), where --database is not given",
+    ],
+    [
+      "VOICEBOT_MASTER_KEY",
+      "Master keys that seal the values, comma-separated, newest first (default, with SQLite: the key file beside the database)",
+    ],
+    ["XDG_DATA_HOME", "Where the default SQLite file goes (default: ~/.local/share)"],
+    NO_COLOR,
+  ],
   args: {
     action: {
       type: "positional",
@@ -84,7 +112,8 @@ export default define({
     "expires-in": {
       type: "string",
       metavar: "duration",
-      description: "create-key: the key stops working after this long (e.g. 30m, 12h, 90d)",
+      description:
+        "create-key: the key stops working after this long, e.g. 30m, 12h, 90d (default: it does not expire)",
     },
     create: {
       type: "boolean",
@@ -100,7 +129,7 @@ export default define({
       type: "number",
       metavar: "values",
       description:
-        `rotate-master-key: values re-sealed per transaction (default ${ROTATION_BATCH})`,
+        `rotate-master-key: values re-sealed per transaction (default: ${ROTATION_BATCH})`,
     },
     host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
     port: { type: "number", default: 8787, description: "Port; 0 picks a free one" },

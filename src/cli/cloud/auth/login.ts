@@ -1,9 +1,9 @@
 /** `voicebot cloud auth login`: read the key (hidden prompt, or stdin), check it, store it. */
 import { define } from "gunshi";
 import { UsageError } from "../../../errors.ts";
-import { printJson, printSuccess } from "../../output.ts";
+import { NO_COLOR, printJson, printSuccess } from "../../output.ts";
 import { confirm, isInteractive, password } from "../../prompt.ts";
-import { connectionArgs, timeoutMs, warnIfInsecure } from "../connect.ts";
+import { connectionArgs, ENV, timeoutMs, warnIfInsecure } from "../connect.ts";
 
 /** Enough for any key; more on stdin is a mistake (a file piped by accident). */
 const MAX_STDIN_BYTES = 64 * 1024;
@@ -13,6 +13,15 @@ export default define({
   description: "Store an API key for an organization and make it current.\n" +
     "  The key is read at a hidden prompt on a terminal, else from stdin; it is checked with the API first.\n" +
     "  It is stored under the organization the API says it is for (-o must agree), else under -o.",
+  helpExamples: [
+    ["Log in: the key is asked at a hidden prompt", "voicebot cloud auth login"],
+    [
+      "Organization acme on your own server, the key on stdin",
+      "voicebot cloud auth login -o acme --api-url https://secrets.example.com/v1 < key.txt",
+    ],
+  ],
+  // Not VOICEBOT_API_KEY: the key to store is the one typed or piped.
+  environment: [ENV.org, ENV.apiUrl, ENV.timeout, ENV.config, NO_COLOR],
   args: {
     ...connectionArgs,
     yes: {

@@ -1,10 +1,16 @@
 /** `voicebot cloud auth logout`: forget an organization's stored key. */
 import { define } from "gunshi";
-import { printJson, printNote, printSuccess } from "../../output.ts";
+import { NO_COLOR, printJson, printNote, printSuccess } from "../../output.ts";
+import { ENV } from "../connect.ts";
 
 export default define({
   name: "logout",
   description: "Forget the stored API key of an organization (default: the current one).",
+  helpExamples: [
+    ["Forget the current organization's key", "voicebot cloud auth logout"],
+    ["Forget organization staging's", "voicebot cloud auth logout -o staging"],
+  ],
+  environment: [ENV.org, ENV.config, NO_COLOR],
   args: {
     organization: {
       type: "string",

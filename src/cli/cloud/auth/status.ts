@@ -1,12 +1,18 @@
 /** `voicebot cloud auth status`: the organization, URL and key in use, and what the API says. */
 import { define } from "gunshi";
-import { printJson, printNote, printWarning } from "../../output.ts";
-import { connectionArgs } from "../connect.ts";
+import { NO_COLOR, printJson, printNote, printWarning } from "../../output.ts";
+import { connectionArgs, ENV } from "../connect.ts";
 
 export default define({
   name: "status",
   description:
     "Show the organization, API URL and key in use (never the key), whose it is, and more.",
+  helpExamples: [
+    ["The organization, API URL and key in use, and whose key it is", "voicebot cloud auth status"],
+    ["For organization staging, as JSON", "voicebot cloud auth status -o staging --json"],
+  ],
+  // No VOICEBOT_API_TIMEOUT: its one request is not bounded by it.
+  environment: [ENV.apiKey, ENV.org, ENV.apiUrl, ENV.config, NO_COLOR],
   args: connectionArgs,
   run: async (ctx) => {
     const { status } = await import("../../../config/auth.ts");

@@ -1,11 +1,17 @@
 /** `voicebot cloud auth switch ORG`: make a stored organization current, its key not typed again. */
 import { define } from "gunshi";
 import { UsageError } from "../../../errors.ts";
-import { printJson, printSuccess } from "../../output.ts";
+import { NO_COLOR, printJson, printSuccess } from "../../output.ts";
+import { ENV } from "../connect.ts";
 
 export default define({
   name: "switch",
   description: "Make a stored organization current (its key is not asked for again).",
+  helpExamples: [
+    ["Act in organization staging from now on", "voicebot cloud auth switch staging"],
+    ["The same, and print what it did as JSON", "voicebot cloud auth switch staging --json"],
+  ],
+  environment: [ENV.config, NO_COLOR],
   args: {
     organization: {
       type: "positional",

@@ -1,7 +1,7 @@
 /** `voicebot cloud secrets delete <name>`: delete a whole set; irreversible. */
 import { define } from "gunshi";
 import { printJson, printSuccess } from "../../output.ts";
-import { connect, connectionArgs } from "../connect.ts";
+import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import {
   checkSetName,
   confirmArgs,
@@ -15,6 +15,17 @@ export default define({
   name: "delete",
   description:
     "Delete a whole secret set or image pull secret, with every value in it (irreversible).",
+  helpExamples: [
+    [
+      "Delete set my-bot and every value in it, asking first",
+      "voicebot cloud secrets delete my-bot",
+    ],
+    [
+      "Without asking, in organization staging",
+      "voicebot cloud secrets delete my-bot --yes -o staging",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The set to delete" },
     ...confirmArgs,

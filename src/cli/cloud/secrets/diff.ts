@@ -6,7 +6,7 @@ import { define } from "gunshi";
 import { DifferencesFound } from "../../../errors.ts";
 import type { SetDiff } from "../../../secrets/diff.ts";
 import { printJson } from "../../output.ts";
-import { connectionArgs } from "../connect.ts";
+import { connectionArgs, connectionEnv } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { fileArg, readSecretsInput } from "./io.ts";
 
@@ -21,6 +21,17 @@ export default define({
   name: "diff",
   description: "Compare local secrets with a stored set by key, without sending any value.\n" +
     "Exit status: 0, or with --exit-code 1 when anything differs; 2, 3, 4 as other commands.",
+  helpExamples: [
+    [
+      "Which keys of .env differ from set my-bot (no value is sent)",
+      "voicebot cloud secrets diff my-bot --file .env",
+    ],
+    [
+      "In a script: exit 1 when anything differs",
+      "voicebot cloud secrets diff my-bot --file .env --exit-code",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The stored set" },
     secrets: {

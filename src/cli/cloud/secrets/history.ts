@@ -4,12 +4,23 @@
  */
 import { define } from "gunshi";
 import { printJson, printSuccess } from "../../output.ts";
-import { connect, connectionArgs } from "../connect.ts";
+import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import { checkSetName, confirmArgs, confirmOrCancel, mustConfirm, notFoundHint } from "./common.ts";
 
 export default define({
   name: "history",
   description: "Show the versions of a secret set: who wrote each, when, which keys (no values).",
+  helpExamples: [
+    [
+      "The versions of set my-bot: who wrote each, when, which keys",
+      "voicebot cloud secrets history my-bot",
+    ],
+    [
+      "After a value leaked: drop every version but the current one",
+      "voicebot cloud secrets history my-bot --purge",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The secret set" },
     purge: {

@@ -7,7 +7,7 @@ import { define } from "gunshi";
 import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
 import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive, password } from "../../prompt.ts";
-import { connectionArgs } from "../connect.ts";
+import { connectionArgs, connectionEnv } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { checkWaitTimeout, readStdin, waitArgs, waitWithSpinner } from "./io.ts";
 import { summaryOf } from "./set.ts";
@@ -16,6 +16,21 @@ export default define({
   name: "image-pull-secret",
   description: "Create or update the credentials used to pull images from a private registry.\n" +
     "Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
+  helpExamples: [
+    [
+      "Credentials for ghcr.io, asked at hidden prompts",
+      "voicebot cloud secrets image-pull-secret ghcr-pull ghcr.io",
+    ],
+    [
+      "The token on stdin, never on the command line",
+      "voicebot cloud secrets image-pull-secret ghcr-pull ghcr.io --username octocat --password-stdin < token.txt",
+    ],
+    [
+      "Wait until it is ready (exit 6 if it fails)",
+      "voicebot cloud secrets image-pull-secret ghcr-pull ghcr.io --wait",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The image pull secret (created if new)" },
     host: {

@@ -2,22 +2,31 @@
 import { define } from "gunshi";
 import { UsageError } from "../../../errors.ts";
 import { printJson, printNote } from "../../output.ts";
-import { connect, connectionArgs } from "../connect.ts";
+import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import { checkSetName, notFoundHint } from "./common.ts";
 
 export default define({
   name: "list",
   description: "List secret sets (with a name: that set's status and keys, never values).",
+  helpExamples: [
+    ["The organization's secret sets", "voicebot cloud secrets list"],
+    ["One set's status and keys (never its values)", "voicebot cloud secrets list my-bot"],
+    ["Image pull secrets too, as JSON", "voicebot cloud secrets list --no-sets --json"],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", required: false, description: "A set to show" },
     sets: {
       type: "boolean",
-      short: "s",
       default: true,
       negatable: true,
       description: "Secret sets only; --no-sets shows image pull secrets too",
     },
-    region: { type: "string", short: "r", description: "Only sets in this region" },
+    region: {
+      type: "string",
+      short: "r",
+      description: "Only sets in this region (default: every region)",
+    },
     ...connectionArgs,
   },
   run: async (ctx) => {

@@ -8,7 +8,7 @@ import { ProvisioningFailedError, UsageError } from "../../../errors.ts";
 import type { RollbackPlan } from "../../../secrets/versions.ts";
 import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive } from "../../prompt.ts";
-import { connect, connectionArgs } from "../connect.ts";
+import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import { secretsApi } from "./api.ts";
 import { checkSetName, confirmArgs, confirmOrCancel, notFoundHint } from "./common.ts";
 import { checkWaitTimeout, waitArgs, waitWithSpinner } from "./io.ts";
@@ -17,6 +17,17 @@ import { keyLines, summaryOf } from "./set.ts";
 export default define({
   name: "rollback",
   description: "Make a kept version of a secret set current again (see `history`).",
+  helpExamples: [
+    [
+      "What making version 3 current again would change",
+      "voicebot cloud secrets rollback my-bot 3 --dry-run",
+    ],
+    [
+      "Make it current, and wait until it is ready",
+      "voicebot cloud secrets rollback my-bot 3 --wait",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The secret set" },
     // Not `version`: gunshi answers --version itself, and a value named so would clash with it.

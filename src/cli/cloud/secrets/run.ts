@@ -5,8 +5,8 @@
 import { define } from "gunshi";
 import { invalidArguments, UsageError } from "../../../errors.ts";
 import { KEY_NAME, SET_NAME } from "../../../secrets/names.ts";
-import { printJson, printNote } from "../../output.ts";
-import { timeoutMs } from "../connect.ts";
+import { NO_COLOR, printJson, printNote } from "../../output.ts";
+import { ENV, timeoutMs } from "../connect.ts";
 import { checkWaitTimeout } from "./io.ts";
 
 const USAGE = "`voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`";
@@ -16,6 +16,32 @@ export default define({
   name: "run",
   description: "Run a command with the values of secret sets in its environment.\n" +
     "Reads the sets with a runtime key, from VOICEBOT_RUNTIME_KEY or --key-file.",
+  helpExamples: [
+    [
+      "Start the bot with the values of set my-bot",
+      "voicebot cloud secrets run my-bot -- uv run bot.py",
+    ],
+    [
+      "Two sets, the later one's value winning; the key from a file",
+      "voicebot cloud secrets run shared my-bot --key-file runtime.key -- uv run bot.py",
+    ],
+    [
+      "The variables the bot would get (names only); nothing runs",
+      "voicebot cloud secrets run my-bot --dry-run -- uv run bot.py",
+    ],
+  ],
+  // Its environment, less VOICEBOT_*, is the command's too (the sets' values win over it).
+  environment: [
+    ["VOICEBOT_RUNTIME_KEY", "The runtime key, where --key-file is not given"],
+    ENV.apiUrl,
+    [
+      "VOICEBOT_ORG",
+      "Organization whose stored API URL is used, where neither --api-url nor VOICEBOT_API_URL is given",
+    ],
+    ENV.timeout,
+    ENV.config,
+    NO_COLOR,
+  ],
   args: {
     names: {
       type: "positional",

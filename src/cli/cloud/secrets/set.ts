@@ -8,7 +8,7 @@ import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive } from "../../prompt.ts";
 import type { SetPlan } from "../../../secrets/set.ts";
 import type { SecretSetSummary } from "../../../secrets/responses.ts";
-import { connectionArgs } from "../connect.ts";
+import { connectionArgs, connectionEnv } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { confirmArgs, confirmOrCancel } from "./common.ts";
 import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
@@ -16,6 +16,25 @@ import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner 
 export default define({
   name: "set",
   description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.",
+  helpExamples: [
+    [
+      "Create or update set my-bot from the project's .env",
+      "voicebot cloud secrets set my-bot --file .env",
+    ],
+    [
+      "See what would change first; nothing is sent",
+      "voicebot cloud secrets set my-bot --file .env --dry-run",
+    ],
+    [
+      "The dotenv text from stdin (-f -), here from a file",
+      "voicebot cloud secrets set my-bot -f - < .env.production",
+    ],
+    [
+      "A new set in region eu-central; wait until it is ready",
+      "voicebot cloud secrets set my-bot --file .env -r eu-central --wait",
+    ],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The secret set (created if new)" },
     secrets: {

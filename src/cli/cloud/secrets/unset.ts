@@ -5,7 +5,7 @@ import { showableKey } from "../../../secrets/names.ts";
 import type { SecretsClient } from "../../../secrets/client.ts";
 import { printJson, printSuccess } from "../../output.ts";
 import { summaryOf } from "./set.ts";
-import { connect, connectionArgs } from "../connect.ts";
+import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import {
   checkKeyName,
   checkSetName,
@@ -19,6 +19,14 @@ import {
 export default define({
   name: "unset",
   description: "Remove one key (and its value) from a secret set.",
+  helpExamples: [
+    [
+      "Remove one key from set my-bot, asking first",
+      "voicebot cloud secrets unset my-bot OLD_API_KEY",
+    ],
+    ["Without asking, in a script", "voicebot cloud secrets unset my-bot OLD_API_KEY --yes"],
+  ],
+  environment: connectionEnv,
   args: {
     name: { type: "positional", description: "The secret set" },
     secret_key: { type: "positional", metavar: "KEY", description: "The key to remove" },
