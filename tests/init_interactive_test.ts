@@ -481,7 +481,7 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
 });
 
 Deno.test(
-  "init in a terminal: a search with no match keeps the question open, then a pick completes the run",
+  "init in a terminal: a search with no match keeps the question open; cleared, the default is highlighted again",
   tty,
   async () => {
     await using cwd = await tempDir();

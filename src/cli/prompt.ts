@@ -131,29 +131,33 @@ function requireTerminal(message: string) {
 interface Typed {
   userInput: string;
   _clearUserInput(): void;
+  /** The option the highlight is on: none while nothing matches. */
+  focusedValue?: unknown;
 }
 
 /**
  * Runs one clack prompt on the terminal, with Escape handled here (clack's is off): in a search
  * with something typed, Escape clears it; otherwise it ends the prompt, which then throws
  * `GoBack` or `CancelledError` as `escape` says. Ctrl-C stays clack's, and cancels.
- * `run` gets the output to draw on and the signal that ends the prompt; a search sets `typed`.
+ * `run` gets the output to draw on; a search sets `typed`.
  */
 async function asked<T>(
   message: string,
   escape: EscapeMeans,
   run: (
     c: Clack,
-    common: { output: Output; signal: AbortSignal },
+    common: { output: Output },
     typed: { current?: Typed },
   ) => Promise<T | symbol>,
 ): Promise<T> {
   requireTerminal(message);
   const { clack: c, output, input } = await clack();
-  const ended = new AbortController();
   const typed: { current?: Typed } = {};
   let escaped = false;
-  // Registered before the prompt's own listener, so that it sees Escape first.
+  // Registered before the prompt's own listener, so that it sees Escape first. To end the prompt,
+  // Escape is made clack's cancel key for this one keypress: the prompt then draws itself
+  // cancelled in place, as on Ctrl-C. (Ending it from outside, through its signal, drew nothing
+  // and left the question's header line behind.)
   const onKey = (_: unknown, key: Key = {}) => {
     if (key.name !== "escape") return;
     if (typed.current && typed.current.userInput !== "") {
@@ -161,12 +165,13 @@ async function asked<T>(
       return;
     }
     escaped = true;
-    ended.abort();
+    c.settings.aliases.set("escape", "cancel");
+    queueMicrotask(() => c.settings.aliases.delete("escape"));
   };
   input.on("keypress", onKey);
   let value: T | symbol;
   try {
-    value = await run(c, { output, signal: ended.signal }, typed);
+    value = await run(c, { output }, typed);
   } finally {
     input.off("keypress", onKey);
   }
@@ -243,7 +248,16 @@ function searchPrompt(escape: EscapeMeans) {
         // the whole. Its `this` is the prompt: what Escape clears.
         options: function (this: Typed) {
           typed.current = this;
-          return rankMatches(options, this.userInput ?? "");
+          const query = this.userInput ?? "";
+          // After a search that matched nothing, the highlight goes back to the question's
+          // default as soon as it is listed again (clack would put it on the first option).
+          if (
+            this.focusedValue === undefined && initial !== undefined &&
+            options.some((o) => o.value === initial && matchRank(o, query) < NO_MATCH)
+          ) {
+            this.focusedValue = initial;
+          }
+          return rankMatches(options, query);
           // deno-lint-ignore no-explicit-any
         } as any,
         filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,
