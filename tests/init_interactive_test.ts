@@ -502,7 +502,10 @@ Deno.test(
     const screen = await term.waitFor("Nothing matches");
     assert.match(screen, /▲ {2}Text-to-speech service/, screen);
     assert.ok(!screen.includes("Record the conversation's audio?"), screen);
-    await term.press(...Array(3).fill("BSpace"));
+    // Esc clears the search: the highlight is back on the question's default, which Enter takes.
+    await term.press("Escape");
+    const cleared = await term.waitFor(/◆ {2}Text-to-speech service\n│\n│ {2}Search: (?!zzz)/);
+    assert.match(cleared.slice(cleared.lastIndexOf("◆")), /● Cartesia/);
     await term.type("elevenlabs_tts");
     await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
     await term.press("Enter");
@@ -799,6 +802,56 @@ Deno.test(
     for (const question of WEB_REST.slice(3)) await term.answer(question, "Enter");
     const { config } = await madeProject(term, cwd.path, "back");
     assert.deepEqual([config.transports, config.stt_service], [["hosted"], "deepgram_stt"]);
+  },
+);
+
+/** The screen, with the one question being asked (a stray header of another would be a second). */
+async function asking(term: Terminal, question: string | RegExp): Promise<string> {
+  const screen = await term.waitFor(
+    typeof question === "string" ? `◆  ${question}` : question,
+  );
+  assert.deepEqual(screen.match(/^◆ .*$/gm)?.length, 1, screen);
+  return screen;
+}
+
+Deno.test(
+  "init in a terminal: Esc back to how to build, and Scaffold again, keeps every answer; Esc leaves no header behind",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "round"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name");
+    await term.type("kept-name");
+    await term.press("Enter");
+    await term.answer("Bot type", "Down", "Enter");
+    await term.answer("Transport", "Down", "Enter");
+    await term.answer("Add a second transport for local testing?", "Escape");
+    for (const question of ["Transport", "Bot type", "Project name"]) {
+      await asking(term, question);
+      await term.press("Escape");
+    }
+    // Back at the question before the scaffold's: Scaffold, the answer given, is the one
+    // selected, so Enter writes no guides.
+    let screen = await asking(term, /◆ {2}How do you want to build your bot\?\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Scaffold a bot now/);
+    assert.deepEqual(await listFiles(cwd.path), []);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Project name\n│ {2}kept-name/);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Bot type\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telephony/);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Transport\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telnyx/);
+    await term.press("Enter");
+    await term.answer("Add a second transport for local testing?", "Enter");
+    for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
+    const { config } = await madeProject(term, cwd.path, "round");
+    assert.deepEqual(
+      [config.project_name, config.bot_type, config.transports],
+      ["kept-name", "telephony", ["carrier2"]],
+    );
   },
 );
 

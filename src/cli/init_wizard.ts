@@ -55,6 +55,9 @@ export async function runWizard(
   let beside: string | undefined;
   const visited: Stage[] = [];
   let stage: Stage = project ? "project" : "directory";
+  // Kept across a way back to the questions before the scaffold's, and forward again.
+  let how = "agent";
+  const scaffold: Walked = { answers: {}, again: new Set() };
   prompt = withKeysHint(prompt);
   for (;;) {
     try {
@@ -94,19 +97,19 @@ export async function runWizard(
         if (asked) visited.push(stage);
         stage = "how";
       } else if (stage === "how") {
-        const how = await prompt.select("How do you want to build your bot?", [
+        how = await prompt.select("How do you want to build your bot?", [
           {
             value: "agent",
             label: "With a coding agent",
             hint: "writes the guides and GETTING_STARTED.md",
           },
           { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
-        ], "agent");
+        ], how);
         if (how === "agent") return { dir: dir!, overwriteGuide, flags: {} };
         visited.push(stage);
         stage = "scaffold";
       } else {
-        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside);
+        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside, scaffold);
       }
     } catch (error) {
       if (!(error instanceof GoBack)) throw error;
@@ -277,6 +280,12 @@ async function offerGuideRefresh(
 
 /** The answers by step id: a step's value, or absent when it was not asked (or no longer applies). */
 type Answers = Record<string, unknown>;
+
+/** The scaffold's answers, and the questions to ask again on the way forward (see `walk`). */
+interface Walked {
+  readonly answers: Answers;
+  readonly again: Set<string>;
+}
 
 /**
  * One question of the scaffold: its label in the summary, when it is asked (given the answers
@@ -682,12 +691,14 @@ async function askScaffold(
   cwd: string,
   start: { dir: string; overwriteGuide: boolean },
   project: string | undefined,
+  { answers, again }: Walked,
 ): Promise<WizardAnswers> {
   let { dir, overwriteGuide } = start;
-  const answers: Answers = {};
   const defaultName = () => basename(resolve(cwd, dir));
-  // Escape at the first question goes out of here, back to "How do you want to build your bot?".
-  await walk(prompt, answers, defaultName());
+  // Escape at the first question goes out of here, back to "How do you want to build your bot?";
+  // back here, the walk starts at the first question again, every answer kept.
+  again.add(STEPS[0].id);
+  await walk(prompt, answers, defaultName(), again);
   for (;;) {
     const flags = flagsOf(answers, defaultName());
     const { problems } = resolveConfig(flags, defaultName());
