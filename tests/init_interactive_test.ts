@@ -481,6 +481,60 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
 });
 
 Deno.test(
+  "init in a terminal: local services say (local, no account), and a search for local finds them",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "offline"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, 6)]) {
+      await term.answer(question, "Enter");
+    }
+    const lists: Record<string, string[]> = {
+      "Speech-to-text service": [
+        "FunASR (SenseVoice, local, no account)",
+        "Moonshine (local, no account)",
+        "Whisper MLX (Apple Silicon, local, no account)",
+        "Whisper (local, no account)",
+      ],
+      "Language-model service": ["Ollama (local, no account)"],
+      "Text-to-speech service": [
+        "Kokoro (local, no account)",
+        "Piper (local, no account)",
+        "Pocket TTS (local, no account)",
+        "XTTS (Coqui, deprecated, local, no account)",
+      ],
+    };
+    for (const [question, local] of Object.entries(lists)) {
+      await term.answer(question);
+      await term.type("local");
+      const screen = await term.waitFor(
+        new RegExp(`◆ {2}${question}[\\s\\S]*Search: local.*\\(${local.length} match`),
+      );
+      assert.deepEqual(listed(screen, question), local);
+      // The first is taken, save Whisper MLX (Apple Silicon only): Whisper.
+      await term.press(...(local.length === 4 && question.startsWith("Speech") ? ["Up"] : []));
+      await term.press("Enter");
+    }
+    await term.answer("Add features", "Enter");
+    const summary = summaryOf(await term.waitFor("◆  Create this project?"));
+    for (
+      const line of [
+        "Speech-to-text service: Whisper (local, no account)",
+        "Language-model service: Ollama (local, no account)",
+        "Text-to-speech service: Kokoro (local, no account)",
+      ]
+    ) assert.ok(summary.includes(line), summary.join("\n"));
+    await term.press("Enter");
+    const { config } = await madeProject(term, cwd.path, "offline");
+    assert.deepEqual(
+      [config.stt_service, config.llm_service, config.tts_service],
+      ["whisper_stt", "ollama_llm", "kokoro_tts"],
+    );
+  },
+);
+
+Deno.test(
   "init in a terminal: a search with no match keeps the question open; cleared, the default is highlighted again",
   tty,
   async () => {

@@ -12,6 +12,7 @@ import {
 } from "../init/config.ts";
 import {
   findService,
+  type Service,
   type ServiceKind,
   SERVICES,
   TRANSPORT_CHOICES,
@@ -874,9 +875,21 @@ function defaultService(kind: ServiceKind): string | undefined {
 function serviceOptions(kind: ServiceKind): (SelectOption<string> & { label: string })[] {
   return SERVICES.filter((service) => service.kind === kind).map((service) => ({
     value: service.id,
-    label: service.label,
+    label: serviceLabel(service),
     hint: service.id,
   }));
+}
+
+/**
+ * A service's label in the questions: a local one says so, "(local, no account)", joined to what
+ * its label already says in brackets ("Whisper (local)" → "Whisper (local, no account)", "FunASR
+ * (SenseVoice, local)" → "FunASR (SenseVoice, local, no account)"). A search for `local` finds them.
+ */
+function serviceLabel(service: Service): string {
+  if (!service.local) return service.label;
+  const [, name, said] = /^(.*?)(?: \((.*)\))?$/.exec(service.label)!;
+  const words = (said ?? "").split(", ").filter((word) => word !== "" && word !== "local");
+  return `${name} (${[...words, "local", "no account"].join(", ")})`;
 }
 
 /**
