@@ -2,7 +2,7 @@
  * `voicebot init` in a terminal: ask what the flags would say, then hand the answers to the same
  * init core (and so the same validation) as a non-interactive run. Loaded only on a terminal.
  */
-import type { ConfigKey, ScaffoldInput } from "../init/config.ts";
+import type { ConfigKey, Problem, ScaffoldInput } from "../init/config.ts";
 import {
   FIELDS,
   formatProblem,
@@ -626,7 +626,15 @@ function answerProblems(step: Step, answers: Answers, defaultName: string): stri
   const { problems } = resolveConfig(flagsOf(given, defaultName), defaultName);
   return problems
     .filter((problem) => !problem.missing && problem.key && step.keys.includes(problem.key))
-    .map((problem) => `${step.labelOf?.(problem.key!) ?? step.label}: ${problem.message}`);
+    .map((problem) => inWords(step, problem));
+}
+
+/**
+ * A problem as the wizard says it: the question's label (or the feature's), then the problem in
+ * the questions' words, which name no flag.
+ */
+function inWords(step: Step, problem: Problem): string {
+  return `${step.labelOf?.(problem.key!) ?? step.label}: ${problem.answer ?? problem.message}`;
 }
 
 /** The flags the answers stand for, as the command line gives them (those given so far). */
@@ -705,8 +713,11 @@ async function askScaffold(
     const { problems } = resolveConfig(flags, defaultName());
     if (problems.length > 0) {
       // Each answer was checked as given; should one still fail, back to its question.
-      const step = STEPS.find((s) => problems.some((p) => p.key && s.keys.includes(p.key)));
-      await prompt.warn(problems.map(formatProblem).join("\n"));
+      const stepOf = (p: Problem) => STEPS.find((s) => p.key && s.keys.includes(p.key));
+      const step = problems.map(stepOf).find((s) => s !== undefined);
+      await prompt.warn(
+        problems.map((p) => stepOf(p) ? inWords(stepOf(p)!, p) : formatProblem(p)).join("\n"),
+      );
       if (!step) throw new Error(`the wizard's answers fail: ${problems.map(formatProblem)}`);
       await unlessBack(walk(prompt, answers, defaultName(), new Set([step.id])));
       continue;
