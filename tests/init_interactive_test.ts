@@ -261,13 +261,13 @@ Deno.test(
     await using term = await Terminal.start(cwd.path, ["init"]);
     await term.answer("Where should the project go?", "Enter");
     const screen = await term.waitFor(
-      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it.",
+      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it, and init never overwrites.",
     );
     // Only what a scaffold writes is named: notes.txt is no clash.
     assert.ok(!screen.includes("notes.txt"), screen);
     assert.deepEqual(listed(screen, "my-voice-bot already has"), [
       "Choose another directory",
-      "Go on in my-voice-bot",
+      "Go on in my-voice-bot with a coding agent",
       "Cancel",
     ]);
     await term.press("Enter");
@@ -285,32 +285,40 @@ Deno.test(
 );
 
 Deno.test(
-  "init in a terminal: going on past a clash, the write is refused at the summary and the directory asked again, answers kept",
+  "init in a terminal: going on past a clash writes only the guides, the files kept, and asks nothing more",
   tty,
   async () => {
     await using cwd = await tempDir();
     const mine = join(cwd.path, "mine");
     await Deno.mkdir(mine);
     await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
-    const before = await snapshot(mine);
     await using term = await Terminal.start(cwd.path, ["init", "mine"]);
-    await term.answer("mine already has README.md", "Down", "Enter");
-    await term.answer("How do you want to build your bot?", "Down", "Enter");
-    for (const question of ["Project name", ...WEB_AFTER_NAME]) {
-      await term.answer(question, "Enter");
-    }
-    await term.waitFor("mine already has README.md, with other content");
-    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
-    await term.type("other");
-    await term.waitFor("│  other");
+    const screen = await term.waitFor(
+      "◆  mine already has README.md: a scaffolded bot would write over it, and init never overwrites.",
+    );
+    assert.deepEqual(listed(screen, "mine already has"), [
+      "Choose another directory",
+      "Go on in mine with a coding agent",
+      "Cancel",
+    ]);
+    await term.press("Down");
+    await term.waitFor(
+      "Go on in mine with a coding agent (writes only the guides; your files are kept)",
+    );
     await term.press("Enter");
-    const screen = await term.waitFor("◆  Create this project?");
-    assert.deepEqual(summaryOf(screen)[0], "Directory: other");
-    await term.press("Enter");
-    const { config } = await madeProject(term, cwd.path, "other");
-    assert.deepEqual(await snapshot(mine), before);
-    // The name was the first directory's, and stays what was answered.
-    assert.deepEqual(config.project_name, "mine");
+    const { code, screen: done } = await term.exit();
+    assert.deepEqual(code, 0, done);
+    // Settled there: no scaffold's questions, no refusal after them.
+    assert.ok(!done.includes("How do you want to build your bot?"), done);
+    assert.ok(!done.includes("Project name"), done);
+    assert.match(done, /^ {2}voicebot init mine --coding-agent$/m);
+    assert.deepEqual(await listFiles(mine), [
+      "AGENTS.md",
+      "ASSISTANT.md",
+      "GETTING_STARTED.md",
+      "README.md",
+    ]);
+    assert.deepEqual(await Deno.readTextFile(join(mine, "README.md")), "my own readme\n");
   },
 );
 

@@ -84,6 +84,7 @@ export async function runWizard(
           given: givenDir,
           fallback,
           project: beside,
+          guidesHere: true,
         });
         dir = picked.dir;
         givenDir = undefined;
@@ -92,8 +93,11 @@ export async function runWizard(
         );
         if (chosen === undefined) continue; // Escape: the directory again
         overwriteGuide = chosen.overwriteGuide;
-        // A scaffolded project is made already: only its guides are left to write.
-        if (chosen.kind === "project") return { dir, overwriteGuide, flags: {} };
+        // A scaffolded project is made already: only its guides are left to write. Where a scaffold
+        // would meet files of the user's, going on there was the guides' way.
+        if (chosen.kind === "project" || picked.guidesOnly) {
+          return { dir, overwriteGuide, flags: {} };
+        }
         // A directory given on the command line is not a question to go back to.
         if (asked) visited.push(stage);
         stage = "how";
@@ -187,16 +191,24 @@ async function directoryChosen(
 
 /**
  * The target directory, checked as soon as it is given: files already there that a scaffold
- * could write over are named, with the choice of another directory, going on, or cancelling.
- * (A scaffolded project is not checked: only its own guides are left to write.) `fallback` is
- * shown grey and taken by Enter; typing replaces it. Beside `project`, nothing inside it is taken.
- * Returns the directory with the guides it takes.
+ * could write over are named, and settled there: another directory, or cancel, or (with
+ * `guidesHere`, before the scaffold's questions) going on there with a coding agent, whose guides
+ * never overwrite, the files kept. A scaffold is not offered there: init never overwrites, so it
+ * would only be refused after its questions. (A scaffolded project is not checked: only its own
+ * guides are left to write.) `fallback` is shown grey and taken by Enter; typing replaces it.
+ * Beside `project`, nothing inside it is taken. Returns the directory with the guides it takes,
+ * and whether only they are to be written there.
  */
 async function askDirectory(
   prompt: Prompter,
   cwd: string,
-  { given, fallback, project }: { given?: string; fallback: string; project?: string },
-): Promise<{ dir: string } & FoundGuides> {
+  { given, fallback, project, guidesHere = false }: {
+    given?: string;
+    fallback: string;
+    project?: string;
+    guidesHere?: boolean;
+  },
+): Promise<{ dir: string; guidesOnly?: true } & FoundGuides> {
   let dir = given;
   for (;;) {
     dir ??= await prompt.text("Where should the project go?", {
@@ -211,23 +223,26 @@ async function askDirectory(
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
       : clashes;
+    const them = clashes.length === 1 ? "it" : "them";
     const choice = await unlessBack(prompt.select(
-      `${dir} already has ${andList(shown)}: a scaffolded bot would write over ${
-        clashes.length === 1 ? "it" : "them"
-      }.`,
+      `${dir} already has ${
+        andList(shown)
+      }: a scaffolded bot would write over ${them}, and init never overwrites.`,
       [
         { value: "other", label: "Choose another directory" },
-        {
-          value: "here",
-          label: `Go on in ${dir}`,
-          hint: "the guides never overwrite; a scaffold stops before writing over a file",
-        },
+        ...guidesHere
+          ? [{
+            value: "guides",
+            label: `Go on in ${dir} with a coding agent`,
+            hint: "writes only the guides; your files are kept",
+          }]
+          : [],
         { value: "cancel", label: "Cancel" },
       ],
       "other",
     )) ?? "other";
     if (choice === "cancel") throw new CancelledError();
-    if (choice === "here") return { dir, ...found };
+    if (choice === "guides") return { dir, guidesOnly: true, ...found };
     dir = undefined;
   }
 }
