@@ -89,7 +89,7 @@ class Terminal implements AsyncDisposable {
     const screen = await this.waitFor(/◆ {2}Add features[^\n]*\n(│.*\n)*│ {2}↑\/↓/);
     const lines = screen.slice(screen.lastIndexOf("◆  Add features")).split("\n");
     const options = lines.flatMap((line) => {
-      const option = /^│ {2}([◻◼]) (.*?)(?: \(.*\))?$/.exec(line);
+      const option = /^│ {2}([◻◼]) (?:› )?(.*?)(?: \(.*\))?$/.exec(line);
       return option ? [{ ticked: option[1] === "◼", label: option[2] }] : [];
     });
     for (const label of wanted) {
@@ -162,7 +162,7 @@ function listed(screen: string, question: string): string[] {
   assert.ok(start >= 0, screen);
   const options: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    const option = /^│ {2}[●○◻◼] (.*)$/.exec(line);
+    const option = /^│ {2}[●○◻◼] (?:› )?(.*)$/.exec(line);
     if (option) options.push(option[1].replace(/ \([a-z0-9_]+\)$/, ""));
     else if (line.startsWith("└")) break;
   }
@@ -413,6 +413,47 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   assert.match(screen, /Features: Receive the user's video, Cloud deployment files/);
   assert.ok(screen.includes("Second transport: none"), screen);
 });
+
+/** The option the active list of ticks is on, by its marker: the one line that has it. */
+function ticksCursor(screen: string): string {
+  const lines = screen.slice(screen.lastIndexOf("◆")).split("\n");
+  const marked = lines.filter((line) => /^│ {2}[◻◼] › /.test(line));
+  assert.deepEqual(marked.length, 1, screen);
+  return marked[0].replace(/^│ {2}/, "").replace(/ \(.*\)$/, "");
+}
+
+Deno.test(
+  "init in a terminal: under NO_COLOR the features list shows which option it is on, ticked or not",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "ticks"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, -2)]) {
+      await term.answer(question, "Enter");
+    }
+    let screen = await term.waitFor(/◆ {2}Add features[^\n]*\n(│.*\n)*│ {2}↑\/↓/);
+    assert.deepEqual(ticksCursor(screen), "◻ › Record the conversation's audio");
+    // Down to the cloud deployment files, ticked to start with: the marker is on a ticked line.
+    await term.press(...Array(5).fill("Down"));
+    screen = await term.waitFor(/│ {2}◼ › Cloud deployment files/);
+    assert.deepEqual(ticksCursor(screen), "◼ › Cloud deployment files");
+    await term.press("Space");
+    screen = await term.waitFor(/│ {2}◻ › Cloud deployment files/);
+    // Up past the top goes round to the last, as clack's own cursor does.
+    await term.press(...Array(6).fill("Up"));
+    screen = await term.waitFor(/│ {2}◻ › Eval-ready/);
+    assert.deepEqual(ticksCursor(screen), "◻ › Eval-ready");
+    await term.press("Enter");
+    screen = await term.waitFor("◆  Create this project?");
+    // Once answered, no label is marked.
+    assert.ok(!screen.includes("›"), screen);
+    assert.ok(summaryOf(screen).includes("Features: none"), screen);
+    await term.press("Enter");
+    const { config } = await madeProject(term, cwd.path, "ticks");
+    assert.deepEqual(config.deploy_to_cloud, false);
+  },
+);
 
 /** A web bot's questions after the transport, each answered with Enter. */
 const WEB_REST = [
