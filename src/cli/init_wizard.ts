@@ -728,10 +728,13 @@ async function askScaffold(
     const { problems } = resolveConfig(flags, defaultName());
     if (problems.length > 0) {
       // Each answer was checked as given; should one still fail, back to its question.
-      const stepOf = (p: Problem) => STEPS.find((s) => p.key && s.keys.includes(p.key));
-      const step = problems.map(stepOf).find((s) => s !== undefined);
+      const found = problems.map((p) => ({
+        p,
+        step: STEPS.find((s) => p.key && s.keys.includes(p.key)),
+      }));
+      const step = found.find((f) => f.step)?.step;
       await prompt.warn(
-        problems.map((p) => stepOf(p) ? inWords(stepOf(p)!, p) : formatProblem(p)).join("\n"),
+        found.map(({ p, step }) => step ? inWords(step, p) : formatProblem(p)).join("\n"),
       );
       if (!step) throw new Error(`the wizard's answers fail: ${problems.map(formatProblem)}`);
       await unlessBack(walk(prompt, answers, defaultName(), new Set([step.id])));
