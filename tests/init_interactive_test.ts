@@ -89,7 +89,7 @@ class Terminal implements AsyncDisposable {
     const screen = await this.waitFor(/◆ {2}Add features[^\n]*\n(│.*\n)*│ {2}↑\/↓/);
     const lines = screen.slice(screen.lastIndexOf("◆  Add features")).split("\n");
     const options = lines.flatMap((line) => {
-      const option = /^│ {2}([◻◼]) (.*?)(?: \(.*\))?$/.exec(line);
+      const option = /^│ {2}([◻◼]) (?:› )?(.*?)(?: \(.*\))?$/.exec(line);
       return option ? [{ ticked: option[1] === "◼", label: option[2] }] : [];
     });
     for (const label of wanted) {
@@ -162,7 +162,7 @@ function listed(screen: string, question: string): string[] {
   assert.ok(start >= 0, screen);
   const options: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    const option = /^│ {2}[●○◻◼] (.*)$/.exec(line);
+    const option = /^│ {2}[●○◻◼] (?:› )?(.*)$/.exec(line);
     if (option) options.push(option[1].replace(/ \([a-z0-9_]+\)$/, ""));
     else if (line.startsWith("└")) break;
   }
@@ -261,13 +261,13 @@ Deno.test(
     await using term = await Terminal.start(cwd.path, ["init"]);
     await term.answer("Where should the project go?", "Enter");
     const screen = await term.waitFor(
-      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it.",
+      "◆  my-voice-bot already has README.md: a scaffolded bot would write over it, and init never overwrites.",
     );
     // Only what a scaffold writes is named: notes.txt is no clash.
     assert.ok(!screen.includes("notes.txt"), screen);
     assert.deepEqual(listed(screen, "my-voice-bot already has"), [
       "Choose another directory",
-      "Go on in my-voice-bot",
+      "Go on in my-voice-bot with a coding agent",
       "Cancel",
     ]);
     await term.press("Enter");
@@ -285,32 +285,40 @@ Deno.test(
 );
 
 Deno.test(
-  "init in a terminal: going on past a clash, the write is refused at the summary and the directory asked again, answers kept",
+  "init in a terminal: going on past a clash writes only the guides, the files kept, and asks nothing more",
   tty,
   async () => {
     await using cwd = await tempDir();
     const mine = join(cwd.path, "mine");
     await Deno.mkdir(mine);
     await Deno.writeTextFile(join(mine, "README.md"), "my own readme\n");
-    const before = await snapshot(mine);
     await using term = await Terminal.start(cwd.path, ["init", "mine"]);
-    await term.answer("mine already has README.md", "Down", "Enter");
-    await term.answer("How do you want to build your bot?", "Down", "Enter");
-    for (const question of ["Project name", ...WEB_AFTER_NAME]) {
-      await term.answer(question, "Enter");
-    }
-    await term.waitFor("mine already has README.md, with other content");
-    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
-    await term.type("other");
-    await term.waitFor("│  other");
+    const screen = await term.waitFor(
+      "◆  mine already has README.md: a scaffolded bot would write over it, and init never overwrites.",
+    );
+    assert.deepEqual(listed(screen, "mine already has"), [
+      "Choose another directory",
+      "Go on in mine with a coding agent",
+      "Cancel",
+    ]);
+    await term.press("Down");
+    await term.waitFor(
+      "Go on in mine with a coding agent (writes only the guides; your files are kept)",
+    );
     await term.press("Enter");
-    const screen = await term.waitFor("◆  Create this project?");
-    assert.deepEqual(summaryOf(screen)[0], "Directory: other");
-    await term.press("Enter");
-    const { config } = await madeProject(term, cwd.path, "other");
-    assert.deepEqual(await snapshot(mine), before);
-    // The name was the first directory's, and stays what was answered.
-    assert.deepEqual(config.project_name, "mine");
+    const { code, screen: done } = await term.exit();
+    assert.deepEqual(code, 0, done);
+    // Settled there: no scaffold's questions, no refusal after them.
+    assert.ok(!done.includes("How do you want to build your bot?"), done);
+    assert.ok(!done.includes("Project name"), done);
+    assert.match(done, /^ {2}voicebot init mine --coding-agent$/m);
+    assert.deepEqual(await listFiles(mine), [
+      "AGENTS.md",
+      "ASSISTANT.md",
+      "GETTING_STARTED.md",
+      "README.md",
+    ]);
+    assert.deepEqual(await Deno.readTextFile(join(mine, "README.md")), "my own readme\n");
   },
 );
 
@@ -406,6 +414,47 @@ Deno.test("init in a terminal: a realtime wizard", tty, async () => {
   assert.ok(screen.includes("Second transport: none"), screen);
 });
 
+/** The option the active list of ticks is on, by its marker: the one line that has it. */
+function ticksCursor(screen: string): string {
+  const lines = screen.slice(screen.lastIndexOf("◆")).split("\n");
+  const marked = lines.filter((line) => /^│ {2}[◻◼] › /.test(line));
+  assert.deepEqual(marked.length, 1, screen);
+  return marked[0].replace(/^│ {2}/, "").replace(/ \(.*\)$/, "");
+}
+
+Deno.test(
+  "init in a terminal: under NO_COLOR the features list shows which option it is on, ticked or not",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "ticks"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, -2)]) {
+      await term.answer(question, "Enter");
+    }
+    let screen = await term.waitFor(/◆ {2}Add features[^\n]*\n(│.*\n)*│ {2}↑\/↓/);
+    assert.deepEqual(ticksCursor(screen), "◻ › Record the conversation's audio");
+    // Down to the cloud deployment files, ticked to start with: the marker is on a ticked line.
+    await term.press(...Array(5).fill("Down"));
+    screen = await term.waitFor(/│ {2}◼ › Cloud deployment files/);
+    assert.deepEqual(ticksCursor(screen), "◼ › Cloud deployment files");
+    await term.press("Space");
+    screen = await term.waitFor(/│ {2}◻ › Cloud deployment files/);
+    // Up past the top goes round to the last, as clack's own cursor does.
+    await term.press(...Array(6).fill("Up"));
+    screen = await term.waitFor(/│ {2}◻ › Eval-ready/);
+    assert.deepEqual(ticksCursor(screen), "◻ › Eval-ready");
+    await term.press("Enter");
+    screen = await term.waitFor("◆  Create this project?");
+    // Once answered, no label is marked.
+    assert.ok(!screen.includes("›"), screen);
+    assert.ok(summaryOf(screen).includes("Features: none"), screen);
+    await term.press("Enter");
+    const { config } = await madeProject(term, cwd.path, "ticks");
+    assert.deepEqual(config.deploy_to_cloud, false);
+  },
+);
+
 /** A web bot's questions after the transport, each answered with Enter. */
 const WEB_REST = [
   "Add hosted (Daily) as a second transport?",
@@ -481,7 +530,61 @@ Deno.test("init in a terminal: a search lists the vendor's own service first", t
 });
 
 Deno.test(
-  "init in a terminal: a search with no match keeps the question open, then a pick completes the run",
+  "init in a terminal: local services say (local, no account), and a search for local finds them",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "offline"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    for (const question of ["Project name", ...WEB_AFTER_NAME.slice(0, 6)]) {
+      await term.answer(question, "Enter");
+    }
+    const lists: Record<string, string[]> = {
+      "Speech-to-text service": [
+        "FunASR (SenseVoice, local, no account)",
+        "Moonshine (local, no account)",
+        "Whisper MLX (Apple Silicon, local, no account)",
+        "Whisper (local, no account)",
+      ],
+      "Language-model service": ["Ollama (local, no account)"],
+      "Text-to-speech service": [
+        "Kokoro (local, no account)",
+        "Piper (local, no account)",
+        "Pocket TTS (local, no account)",
+        "XTTS (Coqui, deprecated, local, no account)",
+      ],
+    };
+    for (const [question, local] of Object.entries(lists)) {
+      await term.answer(question);
+      await term.type("local");
+      const screen = await term.waitFor(
+        new RegExp(`◆ {2}${question}[\\s\\S]*Search: local.*\\(${local.length} match`),
+      );
+      assert.deepEqual(listed(screen, question), local);
+      // The first is taken, save Whisper MLX (Apple Silicon only): Whisper.
+      await term.press(...(local.length === 4 && question.startsWith("Speech") ? ["Up"] : []));
+      await term.press("Enter");
+    }
+    await term.answer("Add features", "Enter");
+    const summary = summaryOf(await term.waitFor("◆  Create this project?"));
+    for (
+      const line of [
+        "Speech-to-text service: Whisper (local, no account)",
+        "Language-model service: Ollama (local, no account)",
+        "Text-to-speech service: Kokoro (local, no account)",
+      ]
+    ) assert.ok(summary.includes(line), summary.join("\n"));
+    await term.press("Enter");
+    const { config } = await madeProject(term, cwd.path, "offline");
+    assert.deepEqual(
+      [config.stt_service, config.llm_service, config.tts_service],
+      ["whisper_stt", "ollama_llm", "kokoro_tts"],
+    );
+  },
+);
+
+Deno.test(
+  "init in a terminal: a search with no match keeps the question open; cleared, the default is highlighted again",
   tty,
   async () => {
     await using cwd = await tempDir();
@@ -502,7 +605,10 @@ Deno.test(
     const screen = await term.waitFor("Nothing matches");
     assert.match(screen, /▲ {2}Text-to-speech service/, screen);
     assert.ok(!screen.includes("Record the conversation's audio?"), screen);
-    await term.press(...Array(3).fill("BSpace"));
+    // Esc clears the search: the highlight is back on the question's default, which Enter takes.
+    await term.press("Escape");
+    const cleared = await term.waitFor(/◆ {2}Text-to-speech service\n│\n│ {2}Search: (?!zzz)/);
+    assert.match(cleared.slice(cleared.lastIndexOf("◆")), /● Cartesia/);
     await term.type("elevenlabs_tts");
     await term.waitFor(/Search: elevenlabs_tts.*\(1 match\)/);
     await term.press("Enter");
@@ -803,6 +909,56 @@ Deno.test(
   },
 );
 
+/** The screen, with the one question being asked (a stray header of another would be a second). */
+async function asking(term: Terminal, question: string | RegExp): Promise<string> {
+  const screen = await term.waitFor(
+    typeof question === "string" ? `◆  ${question}` : question,
+  );
+  assert.deepEqual(screen.match(/^◆ .*$/gm)?.length, 1, screen);
+  return screen;
+}
+
+Deno.test(
+  "init in a terminal: Esc back to how to build, and Scaffold again, keeps every answer; Esc leaves no header behind",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "round"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name");
+    await term.type("kept-name");
+    await term.press("Enter");
+    await term.answer("Bot type", "Down", "Enter");
+    await term.answer("Transport", "Down", "Enter");
+    await term.answer("Add a second transport for local testing?", "Escape");
+    for (const question of ["Transport", "Bot type", "Project name"]) {
+      await asking(term, question);
+      await term.press("Escape");
+    }
+    // Back at the question before the scaffold's: Scaffold, the answer given, is the one
+    // selected, so Enter writes no guides.
+    let screen = await asking(term, /◆ {2}How do you want to build your bot\?\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Scaffold a bot now/);
+    assert.deepEqual(await listFiles(cwd.path), []);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Project name\n│ {2}kept-name/);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Bot type\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telephony/);
+    await term.press("Enter");
+    screen = await asking(term, /◆ {2}Transport\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telnyx/);
+    await term.press("Enter");
+    await term.answer("Add a second transport for local testing?", "Enter");
+    for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
+    const { config } = await madeProject(term, cwd.path, "round");
+    assert.deepEqual(
+      [config.project_name, config.bot_type, config.transports],
+      ["kept-name", "telephony", ["carrier2"]],
+    );
+  },
+);
+
 Deno.test(
   "init in a terminal: changing the bot type, then the mode, re-asks what depends on each",
   tty,
@@ -869,8 +1025,13 @@ Deno.test(
     for (const question of WEB_AFTER_NAME.slice(0, 9)) await term.answer(question, "Enter");
     // Noise cancellation without the deployment files: the flags' rule refuses it, here too.
     await term.features(["Noise cancellation on the cloud"]);
-    screen = await term.waitFor(/needs cloud deployment[\s\S]*◆ {2}Add features/);
-    assert.match(screen, /▲ {2}Noise cancellation on the cloud: needs cloud deployment/);
+    screen = await term.waitFor(/needs the cloud deployment[\s\S]*◆ {2}Add features/);
+    // In the questions' words: no flag to drop, which a wizard user never typed.
+    assert.match(
+      screen,
+      /^▲ {2}Noise cancellation on the cloud: needs the cloud deployment files too$/m,
+    );
+    assert.ok(!/--[a-z]/.test(screen), screen);
     assert.ok(!screen.includes("Create this project?"), screen);
     const again = screen.slice(screen.lastIndexOf("◆  Add features"));
     assert.match(again, /◼ Noise cancellation on the cloud/); // the ticks are kept

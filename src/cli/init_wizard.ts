@@ -2,7 +2,7 @@
  * `voicebot init` in a terminal: ask what the flags would say, then hand the answers to the same
  * init core (and so the same validation) as a non-interactive run. Loaded only on a terminal.
  */
-import type { ConfigKey, ScaffoldInput } from "../init/config.ts";
+import type { ConfigKey, Problem, ScaffoldInput } from "../init/config.ts";
 import {
   FIELDS,
   formatProblem,
@@ -12,6 +12,7 @@ import {
 } from "../init/config.ts";
 import {
   findService,
+  type Service,
   type ServiceKind,
   SERVICES,
   TRANSPORT_CHOICES,
@@ -55,6 +56,9 @@ export async function runWizard(
   let beside: string | undefined;
   const visited: Stage[] = [];
   let stage: Stage = project ? "project" : "directory";
+  // Kept across a way back to the questions before the scaffold's, and forward again.
+  let how = "agent";
+  const scaffold: Walked = { answers: {}, again: new Set() };
   prompt = withKeysHint(prompt);
   for (;;) {
     try {
@@ -80,6 +84,7 @@ export async function runWizard(
           given: givenDir,
           fallback,
           project: beside,
+          guidesHere: true,
         });
         dir = picked.dir;
         givenDir = undefined;
@@ -88,25 +93,28 @@ export async function runWizard(
         );
         if (chosen === undefined) continue; // Escape: the directory again
         overwriteGuide = chosen.overwriteGuide;
-        // A scaffolded project is made already: only its guides are left to write.
-        if (chosen.kind === "project") return { dir, overwriteGuide, flags: {} };
+        // A scaffolded project is made already: only its guides are left to write. Where a scaffold
+        // would meet files of the user's, going on there was the guides' way.
+        if (chosen.kind === "project" || picked.guidesOnly) {
+          return { dir, overwriteGuide, flags: {} };
+        }
         // A directory given on the command line is not a question to go back to.
         if (asked) visited.push(stage);
         stage = "how";
       } else if (stage === "how") {
-        const how = await prompt.select("How do you want to build your bot?", [
+        how = await prompt.select("How do you want to build your bot?", [
           {
             value: "agent",
             label: "With a coding agent",
             hint: "writes the guides and GETTING_STARTED.md",
           },
           { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
-        ], "agent");
+        ], how);
         if (how === "agent") return { dir: dir!, overwriteGuide, flags: {} };
         visited.push(stage);
         stage = "scaffold";
       } else {
-        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside);
+        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside, scaffold);
       }
     } catch (error) {
       if (!(error instanceof GoBack)) throw error;
@@ -183,16 +191,24 @@ async function directoryChosen(
 
 /**
  * The target directory, checked as soon as it is given: files already there that a scaffold
- * could write over are named, with the choice of another directory, going on, or cancelling.
- * (A scaffolded project is not checked: only its own guides are left to write.) `fallback` is
- * shown grey and taken by Enter; typing replaces it. Beside `project`, nothing inside it is taken.
- * Returns the directory with the guides it takes.
+ * could write over are named, and settled there: another directory, or cancel, or (with
+ * `guidesHere`, before the scaffold's questions) going on there with a coding agent, whose guides
+ * never overwrite, the files kept. A scaffold is not offered there: init never overwrites, so it
+ * would only be refused after its questions. (A scaffolded project is not checked: only its own
+ * guides are left to write.) `fallback` is shown grey and taken by Enter; typing replaces it.
+ * Beside `project`, nothing inside it is taken. Returns the directory with the guides it takes,
+ * and whether only they are to be written there.
  */
 async function askDirectory(
   prompt: Prompter,
   cwd: string,
-  { given, fallback, project }: { given?: string; fallback: string; project?: string },
-): Promise<{ dir: string } & FoundGuides> {
+  { given, fallback, project, guidesHere = false }: {
+    given?: string;
+    fallback: string;
+    project?: string;
+    guidesHere?: boolean;
+  },
+): Promise<{ dir: string; guidesOnly?: true } & FoundGuides> {
   let dir = given;
   for (;;) {
     dir ??= await prompt.text("Where should the project go?", {
@@ -207,23 +223,26 @@ async function askDirectory(
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
       : clashes;
+    const them = clashes.length === 1 ? "it" : "them";
     const choice = await unlessBack(prompt.select(
-      `${dir} already has ${andList(shown)}: a scaffolded bot would write over ${
-        clashes.length === 1 ? "it" : "them"
-      }.`,
+      `${dir} already has ${
+        andList(shown)
+      }: a scaffolded bot would write over ${them}, and init never overwrites.`,
       [
         { value: "other", label: "Choose another directory" },
-        {
-          value: "here",
-          label: `Go on in ${dir}`,
-          hint: "the guides never overwrite; a scaffold stops before writing over a file",
-        },
+        ...guidesHere
+          ? [{
+            value: "guides",
+            label: `Go on in ${dir} with a coding agent`,
+            hint: "writes only the guides; your files are kept",
+          }]
+          : [],
         { value: "cancel", label: "Cancel" },
       ],
       "other",
     )) ?? "other";
     if (choice === "cancel") throw new CancelledError();
-    if (choice === "here") return { dir, ...found };
+    if (choice === "guides") return { dir, guidesOnly: true, ...found };
     dir = undefined;
   }
 }
@@ -277,6 +296,12 @@ async function offerGuideRefresh(
 
 /** The answers by step id: a step's value, or absent when it was not asked (or no longer applies). */
 type Answers = Record<string, unknown>;
+
+/** The scaffold's answers, and the questions to ask again on the way forward (see `walk`). */
+interface Walked {
+  readonly answers: Answers;
+  readonly again: Set<string>;
+}
 
 /**
  * One question of the scaffold: its label in the summary, when it is asked (given the answers
@@ -616,7 +641,15 @@ function answerProblems(step: Step, answers: Answers, defaultName: string): stri
   const { problems } = resolveConfig(flagsOf(given, defaultName), defaultName);
   return problems
     .filter((problem) => !problem.missing && problem.key && step.keys.includes(problem.key))
-    .map((problem) => `${step.labelOf?.(problem.key!) ?? step.label}: ${problem.message}`);
+    .map((problem) => inWords(step, problem));
+}
+
+/**
+ * A problem as the wizard says it: the question's label (or the feature's), then the problem in
+ * the questions' words, which name no flag.
+ */
+function inWords(step: Step, problem: Problem): string {
+  return `${step.labelOf?.(problem.key!) ?? step.label}: ${problem.answer ?? problem.message}`;
 }
 
 /** The flags the answers stand for, as the command line gives them (those given so far). */
@@ -682,19 +715,27 @@ async function askScaffold(
   cwd: string,
   start: { dir: string; overwriteGuide: boolean },
   project: string | undefined,
+  { answers, again }: Walked,
 ): Promise<WizardAnswers> {
   let { dir, overwriteGuide } = start;
-  const answers: Answers = {};
   const defaultName = () => basename(resolve(cwd, dir));
-  // Escape at the first question goes out of here, back to "How do you want to build your bot?".
-  await walk(prompt, answers, defaultName());
+  // Escape at the first question goes out of here, back to "How do you want to build your bot?";
+  // back here, the walk starts at the first question again, every answer kept.
+  again.add(STEPS[0].id);
+  await walk(prompt, answers, defaultName(), again);
   for (;;) {
     const flags = flagsOf(answers, defaultName());
     const { problems } = resolveConfig(flags, defaultName());
     if (problems.length > 0) {
       // Each answer was checked as given; should one still fail, back to its question.
-      const step = STEPS.find((s) => problems.some((p) => p.key && s.keys.includes(p.key)));
-      await prompt.warn(problems.map(formatProblem).join("\n"));
+      const found = problems.map((p) => ({
+        p,
+        step: STEPS.find((s) => p.key && s.keys.includes(p.key)),
+      }));
+      const step = found.find((f) => f.step)?.step;
+      await prompt.warn(
+        found.map(({ p, step }) => step ? inWords(step, p) : formatProblem(p)).join("\n"),
+      );
       if (!step) throw new Error(`the wizard's answers fail: ${problems.map(formatProblem)}`);
       await unlessBack(walk(prompt, answers, defaultName(), new Set([step.id])));
       continue;
@@ -863,9 +904,21 @@ function defaultService(kind: ServiceKind): string | undefined {
 function serviceOptions(kind: ServiceKind): (SelectOption<string> & { label: string })[] {
   return SERVICES.filter((service) => service.kind === kind).map((service) => ({
     value: service.id,
-    label: service.label,
+    label: serviceLabel(service),
     hint: service.id,
   }));
+}
+
+/**
+ * A service's label in the questions: a local one says so, "(local, no account)", joined to what
+ * its label already says in brackets ("Whisper (local)" → "Whisper (local, no account)", "FunASR
+ * (SenseVoice, local)" → "FunASR (SenseVoice, local, no account)"). A search for `local` finds them.
+ */
+function serviceLabel(service: Service): string {
+  if (!service.local) return service.label;
+  const [, name, said] = /^(.*?)(?: \((.*)\))?$/.exec(service.label)!;
+  const words = (said ?? "").split(", ").filter((word) => word !== "" && word !== "local");
+  return `${name} (${[...words, "local", "no account"].join(", ")})`;
 }
 
 /**

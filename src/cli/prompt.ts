@@ -86,7 +86,7 @@ export function isInteractive(): boolean {
 
 type Clack = typeof import("@clack/prompts");
 type Output = NonNullable<Parameters<Clack["confirm"]>[0]["output"]>;
-type Key = { name?: string };
+type Key = { name?: string; ctrl?: boolean; sequence?: string };
 interface Terminal {
   clack: Clack;
   output: Output;
@@ -131,42 +131,53 @@ function requireTerminal(message: string) {
 interface Typed {
   userInput: string;
   _clearUserInput(): void;
+  /** The option the highlight is on: none while nothing matches. */
+  focusedValue?: unknown;
+}
+
+/**
+ * What a prompt of `asked` can hook: a search sets `current`, what is typed; `key` sees each key
+ * before the prompt does.
+ */
+interface Hooks {
+  current?: Typed;
+  key?: (key: Key) => void;
 }
 
 /**
  * Runs one clack prompt on the terminal, with Escape handled here (clack's is off): in a search
  * with something typed, Escape clears it; otherwise it ends the prompt, which then throws
  * `GoBack` or `CancelledError` as `escape` says. Ctrl-C stays clack's, and cancels.
- * `run` gets the output to draw on and the signal that ends the prompt; a search sets `typed`.
+ * `run` gets the output to draw on, and the hooks (see `Hooks`).
  */
 async function asked<T>(
   message: string,
   escape: EscapeMeans,
-  run: (
-    c: Clack,
-    common: { output: Output; signal: AbortSignal },
-    typed: { current?: Typed },
-  ) => Promise<T | symbol>,
+  run: (c: Clack, common: { output: Output }, typed: Hooks) => Promise<T | symbol>,
 ): Promise<T> {
   requireTerminal(message);
   const { clack: c, output, input } = await clack();
-  const ended = new AbortController();
-  const typed: { current?: Typed } = {};
+  const typed: Hooks = {};
   let escaped = false;
-  // Registered before the prompt's own listener, so that it sees Escape first.
+  // Registered before the prompt's own listener, so that it sees Escape first. To end the prompt,
+  // Escape is made clack's cancel key for this one keypress: the prompt then draws itself
+  // cancelled in place, as on Ctrl-C. (Ending it from outside, through its signal, drew nothing
+  // and left the question's header line behind.)
   const onKey = (_: unknown, key: Key = {}) => {
+    typed.key?.(key);
     if (key.name !== "escape") return;
     if (typed.current && typed.current.userInput !== "") {
       typed.current._clearUserInput();
       return;
     }
     escaped = true;
-    ended.abort();
+    c.settings.aliases.set("escape", "cancel");
+    queueMicrotask(() => c.settings.aliases.delete("escape"));
   };
   input.on("keypress", onKey);
   let value: T | symbol;
   try {
-    value = await run(c, { output, signal: ended.signal }, typed);
+    value = await run(c, { output }, typed);
   } finally {
     input.off("keypress", onKey);
   }
@@ -220,17 +231,47 @@ function selectPrompt(escape: EscapeMeans) {
       }));
 }
 
+/** Before the label of the option a list of ticks is on: seen without colour too. */
+const TICKS_CURSOR = "›";
+
+/**
+ * A list of ticks. clack shows which option it is on by colour alone (its box is the same grey
+ * square, ticked or not, under `NO_COLOR`): here that option's label also starts with
+ * `TICKS_CURSOR`. The keys are followed as clack follows them (up and down, or their aliases,
+ * round the ends); once the list is answered or left, no label is marked.
+ */
 function multiselectPrompt(escape: EscapeMeans) {
   return <T>(message: string, options: SelectOption<T>[], initial: readonly T[]): Promise<T[]> =>
-    asked<T[]>(message, escape, (c, common) =>
-      c.multiselect<T>({
+    asked<T[]>(message, escape, (c, common, hooks) => {
+      let at = 0;
+      let done = false;
+      hooks.key = (key) => {
+        const name = key.name === undefined
+          ? undefined
+          : c.settings.aliases.get(key.name) ?? key.name;
+        if (name === "up" || name === "left") at = (at + options.length - 1) % options.length;
+        else if (name === "down" || name === "right") at = (at + 1) % options.length;
+        else if (
+          name === "return" || name === "escape" || name === "cancel" ||
+          (key.ctrl && key.name === "c") || key.sequence === "\x03"
+        ) done = true;
+      };
+      const marked = options.map((option, index) => ({
+        ...option,
+        get label() {
+          const label = option.label ?? String(option.value);
+          return !done && index === at ? `${TICKS_CURSOR} ${label}` : label;
+        },
+      }));
+      return c.multiselect<T>({
         message,
         // deno-lint-ignore no-explicit-any
-        options: options as any,
+        options: marked as any,
         initialValues: initial.filter((value) => options.some((o) => o.value === value)),
         required: false,
         ...common,
-      }));
+      });
+    });
 }
 
 function searchPrompt(escape: EscapeMeans) {
@@ -243,7 +284,16 @@ function searchPrompt(escape: EscapeMeans) {
         // the whole. Its `this` is the prompt: what Escape clears.
         options: function (this: Typed) {
           typed.current = this;
-          return rankMatches(options, this.userInput ?? "");
+          const query = this.userInput ?? "";
+          // After a search that matched nothing, the highlight goes back to the question's
+          // default as soon as it is listed again (clack would put it on the first option).
+          if (
+            this.focusedValue === undefined && initial !== undefined &&
+            options.some((o) => o.value === initial && matchRank(o, query) < NO_MATCH)
+          ) {
+            this.focusedValue = initial;
+          }
+          return rankMatches(options, query);
           // deno-lint-ignore no-explicit-any
         } as any,
         filter: (query, option) => matchRank(option as SelectOption<T>, query) < NO_MATCH,

@@ -105,6 +105,11 @@ export interface Problem {
   /** What the user reads first: the flag and key, or the file and key. */
   readonly field: string;
   readonly message: string;
+  /**
+   * The same in the words of the wizard's questions, where `message` names a flag to add or drop:
+   * a wizard user never typed one.
+   */
+  readonly answer?: string;
 }
 
 export function formatProblem(problem: Problem): string {
@@ -189,8 +194,8 @@ export function resolveConfig(
   const warnings: Problem[] = [];
   const warning = (key: ConfigKey, message: string) =>
     warnings.push({ key, field: fieldName(key), message });
-  const problem = (key: ConfigKey, message: string) =>
-    problems.push({ key, field: fieldName(key), message });
+  const problem = (key: ConfigKey, message: string, answer?: string) =>
+    problems.push({ key, field: fieldName(key), message, ...answer ? { answer } : {} });
   const required = (key: ConfigKey, message: string) =>
     problems.push({ key, field: fieldName(key), message: `required${message}`, missing: true });
   const absent = (key: ConfigKey) => input[key] === undefined;
@@ -204,6 +209,7 @@ export function resolveConfig(
       absent("project_name")
         ? `${nameProblem}. It was taken from the directory name; pass --name to choose one`
         : nameProblem,
+      nameProblem,
     );
   }
 
@@ -274,11 +280,13 @@ export function resolveConfig(
   const telephonyTransports = transports.filter((id) => findTransport(id)!.group === "telephony");
   let botType = checkedChoice(input, "bot_type", BOT_TYPES, problem);
   if (botType === "web" && telephonyTransports.length > 0) {
+    const cannot = `a web bot cannot use the telephony transport${plural(telephonyTransports)} ${
+      telephonyTransports.join(", ")
+    }`;
     problem(
       "bot_type",
-      `a web bot cannot use the telephony transport${plural(telephonyTransports)} ${
-        telephonyTransports.join(", ")
-      }; use --bot-type telephony, or leave it out to infer it`,
+      `${cannot}; use --bot-type telephony, or leave it out to infer it`,
+      `${cannot}; choose Telephony`,
     );
   }
   if (botType === "telephony" && transports.length > 0 && telephonyTransports.length === 0) {
@@ -315,6 +323,7 @@ export function resolveConfig(
       problem(
         "realtime_service",
         "only in realtime mode; cascade mode uses --stt, --llm and --tts",
+        "only in realtime mode",
       );
     }
   } else if (mode === "realtime") {
@@ -322,7 +331,11 @@ export function resolveConfig(
       required("realtime_service", ` in realtime mode; ${oneOf(serviceIds("realtime"))}`);
     }
     for (const key of cascadeGiven) {
-      problem(key, "only in cascade mode; realtime mode uses --realtime alone");
+      problem(
+        key,
+        "only in cascade mode; realtime mode uses --realtime alone",
+        "only in cascade mode",
+      );
     }
   }
 
@@ -373,19 +386,28 @@ export function resolveConfig(
   // The vanilla client runs on Vite, so naming Vite for it (as Pipecat's dry run does) is no error.
   const vanillaOnVite = clientFramework === "vanilla" && clientServer === "devserver_a";
   if (!absent("client_server") && clientFramework !== "uilib" && !vanillaOnVite) {
-    problem("client_server", `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`);
+    problem(
+      "client_server",
+      `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`,
+      "only with the UI library client",
+    );
   }
   if (services.video_service && input.video_output === false) {
     problem(
       "video_output",
       `--video ${services.video_service} renders video; drop --no-video-output`,
+      "a video avatar always sends video",
     );
   }
 
   // Deployment.
   const deployToCloud = input.deploy_to_cloud ?? true;
   if (input.enable_denoise && !deployToCloud) {
-    problem("enable_denoise", "needs cloud deployment; drop --no-deploy-to-cloud");
+    problem(
+      "enable_denoise",
+      "needs cloud deployment; drop --no-deploy-to-cloud",
+      "needs the cloud deployment files too",
+    );
   }
 
   if (problems.length > 0 || !declared) return { config: undefined, problems, warnings };

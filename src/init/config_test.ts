@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { lowerName, projectNameProblem, resolveConfig, suggestProjectName } from "./config.ts";
+import {
+  lowerName,
+  projectNameProblem,
+  resolveConfig,
+  type ScaffoldInput,
+  suggestProjectName,
+} from "./config.ts";
 import { BASES, cases, expectedKeys, inputOf } from "../../tests/init_fields_model.ts";
 
 Deno.test("resolveConfig: every base of the model is valid", () => {
@@ -119,4 +125,35 @@ Deno.test("suggestProjectName: a valid name made from any text, as the wizard an
         (problem === undefined || problem.endsWith(`e.g. "${suggested}"`));
     }),
   );
+});
+
+/** Each rule whose message names a flag to add or drop, broken once, on a valid base. */
+const FLAG_RULES: readonly [ScaffoldInput, string][] = [
+  [{ ...BASES[0], project_name: undefined }, "Bad Name"],
+  [{ ...BASES[0], bot_type: "web", transports: ["carrier1"], client_framework: undefined }, "bot"],
+  [{ ...BASES[0], client_server: "devserver_b" }, "bot"],
+  [{ ...BASES[1], video_output: false }, "bot"],
+  [{ ...BASES[0], enable_denoise: true, deploy_to_cloud: false }, "bot"],
+  [{ ...BASES[0], realtime_service: "openai_realtime" }, "bot"],
+  [{ ...BASES[1], stt_service: "deepgram_stt" }, "bot"],
+];
+
+Deno.test("resolveConfig: a problem that names a flag says it in the questions' words too, naming none", () => {
+  const flag = /(^|[\s(`])--[a-z]/;
+  const check = (input: ScaffoldInput, dirName: string) => {
+    for (const problem of resolveConfig(input, dirName).problems) {
+      // What is only missing, or not one of the values offered, no question can answer.
+      if (problem.missing || /invalid value|must be/.test(problem.message)) continue;
+      if (!flag.test(problem.message)) continue;
+      assert.ok(
+        problem.answer !== undefined && !flag.test(problem.answer),
+        `${problem.field}: ${problem.message} (in the questions' words: ${problem.answer})`,
+      );
+    }
+  };
+  for (const [input, dirName] of FLAG_RULES) {
+    assert.ok(resolveConfig(input, dirName).problems.length > 0, JSON.stringify(input));
+    check(input, dirName);
+  }
+  fc.assert(fc.property(cases, (found) => check(inputOf(found), "bot")), { numRuns: 500 });
 });

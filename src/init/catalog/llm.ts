@@ -279,6 +279,7 @@ export const LLM_SERVICES: readonly Service[] = [
   {
     id: "ollama_llm",
     label: "Ollama (local)",
+    local: true,
     kind: "llm",
     extras: [],
     env: ["OLLAMA_MODEL"],

@@ -160,6 +160,7 @@ export const STT_SERVICES: readonly Service[] = [
   {
     id: "funasr_stt",
     label: "FunASR (SenseVoice, local)",
+    local: true,
     kind: "stt",
     extras: ["funasr"],
     env: [],
@@ -227,6 +228,7 @@ export const STT_SERVICES: readonly Service[] = [
   {
     id: "moonshine_stt",
     label: "Moonshine (local)",
+    local: true,
     kind: "stt",
     extras: ["moonshine"],
     env: ["MOONSHINE_STT_MODEL"],
@@ -361,6 +363,7 @@ export const STT_SERVICES: readonly Service[] = [
   {
     id: "whisper_mlx_stt",
     label: "Whisper MLX (local, Apple Silicon)",
+    local: true,
     kind: "stt",
     extras: ["whisper", "mlx-whisper"],
     env: [],
@@ -373,6 +376,7 @@ export const STT_SERVICES: readonly Service[] = [
   {
     id: "whisper_stt",
     label: "Whisper (local)",
+    local: true,
     kind: "stt",
     extras: ["whisper"],
     env: ["WHISPER_MODEL"],

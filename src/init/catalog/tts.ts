@@ -214,6 +214,7 @@ export const TTS_SERVICES: readonly Service[] = [
   {
     id: "kokoro_tts",
     label: "Kokoro",
+    local: true,
     kind: "tts",
     extras: ["kokoro"],
     env: [],
@@ -326,6 +327,7 @@ export const TTS_SERVICES: readonly Service[] = [
   {
     id: "piper_tts",
     label: "Piper",
+    local: true,
     kind: "tts",
     extras: ["piper"],
     env: [],
@@ -346,6 +348,7 @@ export const TTS_SERVICES: readonly Service[] = [
     id: "pockettts_tts",
     aliases: ["pocket_tts"],
     label: "Pocket TTS",
+    local: true,
     kind: "tts",
     extras: ["pocket-tts"],
     env: [],
@@ -458,6 +461,7 @@ export const TTS_SERVICES: readonly Service[] = [
   {
     id: "xtts_tts",
     label: "XTTS (Coqui, deprecated)",
+    local: true,
     kind: "tts",
     extras: [],
     env: ["XTTS_BASE_URL"],

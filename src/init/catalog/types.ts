@@ -52,6 +52,11 @@ export interface Service {
    * a first local session waits for.
    */
   readonly modelDownload?: ModelDownload;
+  /**
+   * Runs on the user's own machine and needs no account with anyone: a local model or a local
+   * server, and no API key among its variables. The wizard says "(local, no account)".
+   */
+  readonly local?: true;
   /** One line on when to pick it, shown in lists and the wizard. */
   readonly note?: string;
 }
