@@ -947,7 +947,7 @@ Deno.test(
     assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telephony/);
     await term.press("Enter");
     screen = await asking(term, /◆ {2}Transport\n(│.*\n)*└/);
-    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Telnyx/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● carrier2 \(Telnyx\)/);
     await term.press("Enter");
     await term.answer("Add a second transport for local testing?", "Enter");
     for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
