@@ -10,9 +10,11 @@ import assert from "node:assert/strict";
 import { findTransport } from "../src/init/catalog.ts";
 import { BOT_URL, clientFolder, clientTransports, START_PATH } from "../src/init/client.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { planGuides, planProject } from "../src/init/project.ts";
+import { loadTemplates, planGuides, planProject } from "../src/init/project.ts";
 import { formatRange, intersectAll } from "../scripts/client_engines.ts";
 import ENGINES from "./data/client_engines.json" with { type: "json" };
+
+await loadTemplates();
 
 const CASCADE: ScaffoldInput = {
   mode: "cascade",

@@ -27,7 +27,9 @@ import { tempDir, voicebot } from "./helpers.ts";
 import { lowerName, resolveConfig, type ScaffoldConfig } from "../src/init/config.ts";
 import { parseConfigFile } from "../src/init/config_file.ts";
 import { findService, PIPECAT_NAMES } from "../src/init/catalog.ts";
-import { planProject } from "../src/init/project.ts";
+import { loadTemplates, planProject } from "../src/init/project.ts";
+
+await loadTemplates();
 
 type Settings = Record<string, unknown>;
 

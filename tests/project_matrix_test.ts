@@ -31,7 +31,7 @@ import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
 import { serviceIds, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
-import { planProject } from "../src/init/project.ts";
+import { loadTemplates, planProject } from "../src/init/project.ts";
 import { servicesOf } from "../src/init/project_view.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
 
@@ -900,6 +900,8 @@ for path in json.load(open(sys.argv[1])):
         problems.append(f"{path}: undefined name {name}")
 print(json.dumps(problems))
 `;
+
+await loadTemplates();
 
 /** Runs a Python script on its input (a list of paths, or plans) as a JSON file; parses its output. */
 async function runPython(dir: string, script: string, input: unknown): Promise<unknown> {

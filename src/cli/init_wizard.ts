@@ -218,7 +218,7 @@ async function askDirectory(
     });
     const root = resolve(cwd, dir);
     const found = await guidesFor(root);
-    const clashes = found.kind === "project" ? [] : existingScaffoldFiles(root);
+    const clashes = found.kind === "project" ? [] : await existingScaffoldFiles(root);
     if (clashes.length === 0) return { dir, ...found };
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
@@ -248,8 +248,8 @@ async function askDirectory(
 }
 
 /** The files under `root` that some scaffold writes (whether they differ is known only later). */
-function existingScaffoldFiles(root: string): string[] {
-  return scaffoldPaths().filter((path) => {
+async function existingScaffoldFiles(root: string): Promise<string[]> {
+  return (await scaffoldPaths()).filter((path) => {
     try {
       Deno.statSync(join(root, path));
       return true;

@@ -15,9 +15,10 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
-import { planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
+import { loadTemplates, planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
-import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
+import { cannotRead, pathExists, type PlannedFile, survey, writeAll } from "./writer.ts";
+import { clientFolder } from "./client.ts";
 import { closest, editDistance } from "../suggest.ts";
 import { shellQuote } from "../words.ts";
 
@@ -150,6 +151,10 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     : { ...await configFromRequest(request, basename(root)), ignored: [] };
   const lowerNames = lowerNamesOf(config);
   refuseFileAsRoot(root);
+  // A dry run into a directory not made yet names the files and renders none: no templates.
+  if (!request.dryRun || clientFolder(config) || await reading(root, () => pathExists(root))) {
+    await loadTemplates();
+  }
   const plan = planProject(config);
   const { guides, found } = await reading(root, () => ({
     guides: sortGuides(root, plan.guides, "project", request.overwriteGuide),
@@ -278,6 +283,7 @@ export function projectAround(dir: string): string | undefined {
 export async function guidesFor(
   root: string,
 ): Promise<{ guides: PlannedFile[]; kind: GuideKind }> {
+  await loadTemplates();
   const record = join(root, RECORD);
   let source: string;
   try {
@@ -451,7 +457,8 @@ function paths(files: readonly PlannedFile[]): string[] {
  * deployment, evals and each client folder. The guides are apart (never clobbered, see guides.ts):
  * a directory that holds them has no clash with a scaffold.
  */
-export function scaffoldPaths(): string[] {
+export async function scaffoldPaths(): Promise<string[]> {
+  await loadTemplates();
   const all = new Set<string>();
   for (
     const client of [

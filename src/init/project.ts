@@ -13,11 +13,29 @@ import { envGroups } from "./env_file.ts";
 import { sealGuide, stamp } from "./guides.ts";
 import { projectView, servicesOf } from "./project_view.ts";
 import { IMPORTS_MARKER, pythonImports } from "./python_code.ts";
-import { outputPath, render, templatesUnder } from "./render.ts";
 import { type PlannedFile, plannedFile } from "./writer.ts";
+
+let templates: typeof import("./render.ts") | undefined;
+
+/**
+ * Loads the templates and mustache, a fifth of the CLI's code: a plan needs them to list a client
+ * folder or to make a file's bytes, not to name the other files, so `init --dry-run` into a new
+ * directory does without them. Call it before planning anything else.
+ */
+export async function loadTemplates(): Promise<void> {
+  templates ??= await import("./render.ts");
+}
+
+function loaded(): typeof import("./render.ts") {
+  if (!templates) throw new Error("the templates are not loaded: await loadTemplates() first");
+  return templates;
+}
+
+const render = (name: string, view: object) => loaded().render(name, view);
 
 /** Renders every template under `prefix` into `destination` (which ends with `/` or is empty). */
 function renderFolder(prefix: string, destination: string, view: () => object): PlannedFile[] {
+  const { outputPath, templatesUnder } = loaded();
   return templatesUnder(prefix).map((name) =>
     plannedFile(outputPath(name, prefix, destination), () => render(name, view()))
   );

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { findService } from "./catalog.ts";
 import { resolveConfig, type ScaffoldInput } from "./config.ts";
 import { envGroups, envReads } from "./env_file.ts";
-import { planProject } from "./project.ts";
+import { loadTemplates, planProject } from "./project.ts";
 import { pipecatExtras, pythonFloor, transportOnlyKeys } from "./project_view.ts";
 import { pythonImports } from "./python_code.ts";
+
+await loadTemplates();
 
 function config(input: ScaffoldInput) {
   const { config, problems } = resolveConfig(input, "my-bot");

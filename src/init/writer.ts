@@ -291,6 +291,6 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-function pathExists(path: string): boolean {
+export function pathExists(path: string): boolean {
   return statOrNull(path) !== null;
 }
