@@ -804,6 +804,20 @@ Deno.test(
 );
 
 Deno.test(
+  "init quickstrat in a terminal: the preset mistyped, refused before any question",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "quickstrat"]);
+    const { code, screen } = await term.exit();
+    assert.equal(code, 2, screen);
+    assert.match(screen, /did you mean `voicebot init quickstart`\?/);
+    assert.ok(!screen.includes("◆"), `a question was asked:\n${screen}`);
+    assert.deepEqual([...Deno.readDirSync(cwd.path)], [], "nothing was written");
+  },
+);
+
+Deno.test(
   "init in a terminal on a scaffolded project: its own guides are offered, nothing else is asked",
   tty,
   async () => {

@@ -120,8 +120,6 @@ export default define({
       printJson(listOptions());
       return;
     }
-    // Before anything is asked: `init quickstrat` is the preset mistyped, not a directory.
-    (await import("../init/mod.ts")).refusePresetTypo(Deno.cwd(), values.dir);
     // What is wrong here is reported by the core, with every other problem of the run.
     const problems: Problem[] = [];
     const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
@@ -178,7 +176,9 @@ export default define({
       await runInteractive(values.dir, values["overwrite-guide"] ?? false);
       return;
     }
-    const { initProject, refuseConflicts } = await import("../init/mod.ts");
+    const { initProject, refuseConflicts, refusePresetTypo } = await import("../init/mod.ts");
+    // `init quickstrat` is the preset mistyped, not a directory.
+    refusePresetTypo(Deno.cwd(), values.dir);
     const result = await initProject({
       cwd: Deno.cwd(),
       dir: values.dir,
@@ -196,13 +196,18 @@ export default define({
 
 /** On a terminal with nothing to go on: ask (and confirm), write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
-  const [{ backPrompter: prompt, loadedSpinner, orCancelled }, wizard, { initProject }] =
-    await Promise.all([
-      import("./prompt.ts"),
-      import("./init_wizard.ts"),
-      import("../init/mod.ts"),
-    ]);
+  const [
+    { backPrompter: prompt, loadedSpinner, orCancelled },
+    wizard,
+    { initProject, refusePresetTypo },
+  ] = await Promise.all([
+    import("./prompt.ts"),
+    import("./init_wizard.ts"),
+    import("../init/mod.ts"),
+  ]);
   const cwd = Deno.cwd();
+  // Before anything is asked: `init quickstrat` is the preset mistyped, not a directory.
+  refusePresetTypo(cwd, dir);
   // A scaffold's answers come confirmed: the wizard shows the summary and asks.
   const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
   // Loaded before it starts, so that its "Done." comes before the report, not after it.
