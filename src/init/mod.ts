@@ -17,7 +17,7 @@ import {
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
 import { loadTemplates, planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
-import { cannotRead, pathExists, type PlannedFile, survey, writeAll } from "./writer.ts";
+import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
 import { clientFolder } from "./client.ts";
 import { closest, editDistance } from "../suggest.ts";
 import { shellQuote } from "../words.ts";
@@ -150,11 +150,9 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     }
     : { ...await configFromRequest(request, basename(root)), ignored: [] };
   const lowerNames = lowerNamesOf(config);
-  refuseFileAsRoot(root);
+  const there = refuseFileAsRoot(root);
   // A dry run into a directory not made yet names the files and renders none: no templates.
-  if (!request.dryRun || clientFolder(config) || await reading(root, () => pathExists(root))) {
-    await loadTemplates();
-  }
+  if (!request.dryRun || clientFolder(config) || there) await loadTemplates();
   const plan = planProject(config);
   const { guides, found } = await reading(root, () => ({
     guides: sortGuides(root, plan.guides, "project", request.overwriteGuide),
@@ -408,9 +406,10 @@ async function reading<T>(root: string, look: () => T | Promise<T>): Promise<T> 
 
 /**
  * A target that is a file, or that would be made under one, can take no project: dry runs and
- * real runs alike refuse it.
+ * real runs alike refuse it. Returns whether the target may hold files already: it is there, or
+ * it could not be looked at (what then fails is said where it is read).
  */
-function refuseFileAsRoot(root: string) {
+function refuseFileAsRoot(root: string): boolean {
   // The target, or the nearest path above it that is there.
   for (let at = root;; at = dirname(at)) {
     let info: Deno.FileInfo;
@@ -420,13 +419,13 @@ function refuseFileAsRoot(root: string) {
       const absent = error instanceof Deno.errors.NotFound ||
         error instanceof Deno.errors.NotADirectory;
       if (absent && dirname(at) !== at) continue;
-      return; // Nothing readable: the writer reports what it cannot do.
+      return true; // Nothing readable: the writer reports what it cannot do.
     }
     if (!info.isDirectory) {
       const what = `${at} is a file, not a directory; nothing was written.`;
       throw new ConflictError(at === root ? what : `cannot create ${root}: ${what}`);
     }
-    return;
+    return at === root;
   }
 }
 

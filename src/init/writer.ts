@@ -291,6 +291,6 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-export function pathExists(path: string): boolean {
+function pathExists(path: string): boolean {
   return statOrNull(path) !== null;
 }
