@@ -361,6 +361,7 @@ const DRY_RUN_KEYS = [
   "enable_denoise",
   "enable_observability",
   "eval",
+  "voicebot_version",
 ];
 
 Deno.test("--dry-run prints every field in a stable order, resolves PSTN/SIP, and writes nothing", async () => {
@@ -406,6 +407,7 @@ Deno.test("--dry-run prints every field in a stable order, resolves PSTN/SIP, an
     enable_denoise: false,
     enable_observability: false,
     eval: false,
+    voicebot_version: meta.version,
   });
   assert.match(run.stderr, /Would write \d+ files in phone-bot:/);
   assert.match(run.stderr, /^ {2}server\/bot\.py$/m);
@@ -530,6 +532,7 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
   const root = join(run.dir.path, "voicebot-quickstart");
   assert.deepEqual(await listFiles(root), [
     ".gitignore",
+    ".voicebot/base.json",
     "AGENTS.md",
     "ASSISTANT.md",
     "README.md",

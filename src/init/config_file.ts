@@ -19,9 +19,16 @@ const SCHEMA_OF: Record<FieldType, z.ZodMiniType> = {
   strings: z.optional(z.nullable(z.array(z.string()))),
   boolean: z.optional(z.nullable(z.boolean())),
 };
-const ConfigFile = z.strictObject(
-  Object.fromEntries(CONFIG_KEYS.map((key) => [key, SCHEMA_OF[FIELDS[key].type]])),
-);
+/**
+ * What `voicebot.json` adds to the answers: the version of voicebot that made the project, which
+ * `voicebot update` reads. Accepted in any config file and not an answer: `init` ignores it.
+ */
+export const VERSION_KEY = "voicebot_version";
+
+const ConfigFile = z.strictObject({
+  ...Object.fromEntries(CONFIG_KEYS.map((key) => [key, SCHEMA_OF[FIELDS[key].type]])),
+  [VERSION_KEY]: z.optional(z.string()),
+});
 
 /** Pipecat's scaffolder's config keys, read as ours, so that its config files work unchanged. */
 const PIPECAT_KEYS: Readonly<Record<string, ConfigKey>> = {
@@ -43,12 +50,13 @@ const DERIVED_KEYS = new Set(["generate_client"]);
 /**
  * Parses a config file's text, ours or one written for Pipecat's scaffolder. Returns the input it
  * gives, or every problem with it: not JSON, not an object, unknown keys, values of the wrong type.
- * `unreadable` says that nothing could be read from it, so what it gives is not known.
+ * `unreadable` says that nothing could be read from it, so what it gives is not known; `version`
+ * is the voicebot version a project's record names.
  */
 export function parseConfigFile(
   source: string,
   label: string,
-): { input: ScaffoldInput; problems: Problem[]; unreadable?: true } {
+): { input: ScaffoldInput; problems: Problem[]; unreadable?: true; version?: string } {
   let data: unknown;
   try {
     data = JSON.parse(source);
@@ -97,15 +105,21 @@ export function parseConfigFile(
       problems.push({
         key,
         field: `${label}: ${where}`,
-        message: `expected ${expectedKind(key as ConfigKey, index)}, got ${kindOf(value)}`,
+        message: `expected ${expectedKind(key as ConfigKey | typeof VERSION_KEY, index)}, got ${
+          kindOf(value)
+        }`,
       });
     }
   }
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(settings)) {
+    if (key === VERSION_KEY) continue;
     if (!invalid.has(key) && value !== null && value !== undefined) input[key] = value;
   }
-  return { input: input as ScaffoldInput, problems };
+  const version = invalid.has(VERSION_KEY)
+    ? undefined
+    : settings[VERSION_KEY] as string | undefined;
+  return { input: input as ScaffoldInput, problems, ...(version ? { version } : {}) };
 }
 
 /**
@@ -143,8 +157,8 @@ const EXPECTED: Record<FieldType, string> = {
   boolean: "true or false",
 };
 
-function expectedKind(key: ConfigKey, index: number | undefined): string {
-  return index === undefined ? EXPECTED[FIELDS[key].type] : EXPECTED.string;
+function expectedKind(key: ConfigKey | typeof VERSION_KEY, index: number | undefined): string {
+  return index === undefined && key !== VERSION_KEY ? EXPECTED[FIELDS[key].type] : EXPECTED.string;
 }
 
 function kindOf(value: unknown): string {

@@ -15,7 +15,15 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { type GuideKind, type KeptGuide, sortGuides } from "./guides.ts";
-import { loadTemplates, planGuides, planProject, planProjectGuides, RECORD } from "./project.ts";
+import {
+  loadTemplates,
+  planGuides,
+  planProject,
+  planProjectGuides,
+  type ProjectRecord,
+  RECORD,
+  recordOf,
+} from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
 import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
 import { clientFolder } from "./client.ts";
@@ -104,8 +112,8 @@ export type InitResult =
   | Notes & {
     readonly kind: "dry-run";
     readonly root: string;
-    /** Null on the guides-only path, which has no configuration. */
-    readonly config: ScaffoldConfig | null;
+    /** What the record would hold; null on the guides-only path, which has no configuration. */
+    readonly config: ProjectRecord | null;
     /** On the guides-only path, whether they would be a scaffolded project's own. */
     readonly projectGuides: boolean;
     readonly files: readonly string[];
@@ -124,7 +132,7 @@ export type InitResult =
     readonly kind: "written";
     readonly root: string;
     /** Null where only guides were written: the coding agent's, or a scaffolded project's own. */
-    readonly config: ScaffoldConfig | null;
+    readonly config: ProjectRecord | null;
     /** Where only guides were written, whether they are a scaffolded project's own. */
     readonly projectGuides: boolean;
     readonly written: readonly string[];
@@ -167,7 +175,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     return {
       kind: "dry-run",
       root,
-      config,
+      config: recordOf(config),
       projectGuides: false,
       files: paths(files),
       kept,
@@ -185,7 +193,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   return {
     kind: "written",
     root,
-    config,
+    config: recordOf(config),
     projectGuides: false,
     written: paths(files),
     kept,
@@ -337,7 +345,7 @@ interface Resolved {
  * out where the input is not known: when the file could not be read at all (`unknownInput`), or
  * when the file gave that key with the wrong type (already reported).
  */
-function resolveOrThrow(
+export function resolveOrThrow(
   input: ScaffoldInput,
   earlier: readonly Problem[],
   dirName: string,
@@ -396,7 +404,7 @@ function ignoredByQuickstart(request: InitRequest): string[] {
  * The look at what is already in `root` before anything is written; a directory the system will
  * not let init read is said as such (cannotRead), not as an unexpected error.
  */
-async function reading<T>(root: string, look: () => T | Promise<T>): Promise<T> {
+export async function reading<T>(root: string, look: () => T | Promise<T>): Promise<T> {
   try {
     return await look();
   } catch (error) {

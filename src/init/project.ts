@@ -91,13 +91,64 @@ export function planProject(
   }
   const client = clientFolder(config);
   if (client) files.push(...renderFolder(client, "client/", view));
-  // How the project was made: `init --config` on it makes it again, and a guide refresh reads it.
-  files.push(plannedFile(RECORD, () => `${JSON.stringify(config, null, 2)}\n`));
+  const rendered = [...files];
+  files.push(
+    // How the project was made: `init --config` on it makes it again, and a guide refresh reads it.
+    plannedFile(RECORD, () => `${JSON.stringify(recordOf(config), null, 2)}\n`),
+    // What it was made as: the base `update` merges the user's edits against, at any later version.
+    plannedFile(BASE, () => baseText(rendered)),
+  );
   return { files, guides: projectGuides(view) };
 }
 
 /** The file a scaffolded project keeps its configuration in: what `--dry-run` printed for it. */
 export const RECORD = "voicebot.json";
+
+/** The configuration as the record holds it, with the version of voicebot that made the project. */
+export type ProjectRecord = ScaffoldConfig & { readonly voicebot_version: string };
+
+export function recordOf(config: ScaffoldConfig): ProjectRecord {
+  return { ...config, voicebot_version: VERSION };
+}
+
+/**
+ * The files voicebot rendered for the project (all but the guides, which keep their own stamp, and
+ * the record), kept in the project so that `update` has its merge base offline at any later
+ * version. Rewritten by every update.
+ */
+export const BASE = ".voicebot/base.json";
+
+/** What BASE holds. */
+export interface Base {
+  readonly version: string;
+  /** Each file's text, by its path in the project. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+function baseText(files: readonly PlannedFile[]): string {
+  const base = {
+    about:
+      "What voicebot rendered for this project: the base `voicebot update` merges your edits against. Keep it with the project; do not edit it.",
+    voicebot_version: VERSION,
+    files: Object.fromEntries(files.map((file) => [file.path, file.content])),
+  };
+  return `${JSON.stringify(base, null, 1)}\n`;
+}
+
+/** BASE's text read back, or undefined when it is not what baseText writes. */
+export function parseBase(text: string): Base | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const { voicebot_version: version, files } = (data ?? {}) as Record<string, unknown>;
+  if (typeof version !== "string" || typeof files !== "object" || files === null) return undefined;
+  const entries = Object.entries(files);
+  if (!entries.every(([, content]) => typeof content === "string")) return undefined;
+  return { version, files: Object.fromEntries(entries) as Record<string, string> };
+}
 
 /** A scaffolded project's own guides, from its configuration. */
 export function planProjectGuides(config: ScaffoldConfig): PlannedFile[] {
