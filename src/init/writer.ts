@@ -105,13 +105,16 @@ function sameBytes(path: string, content: string): boolean {
 }
 
 /**
- * Writes every file under `root`, replacing any that exist, or leaves `root` as it was. A file
- * system that refuses (no permission, read-only, full) is reported by `cannotWrite`.
+ * Writes every file under `root`, replacing any that exist, and removes the files at the `remove`
+ * paths (relative to `root`), or leaves `root` as it was. A file system that refuses (no
+ * permission, read-only, full) is reported by `cannotWrite`. Directories that a removal leaves
+ * empty are removed after the rest has succeeded.
  */
 export async function writeAll(
   root: string,
   files: readonly PlannedFile[],
   fs: WriterFs = denoFs,
+  remove: readonly string[] = [],
 ): Promise<void> {
   const createdDirs: string[] = [];
   const placed: { target: string; previous: string | null }[] = [];
@@ -148,11 +151,32 @@ export async function writeAll(
       await fs.rename(join(staging, String(index)), target);
       placed.push({ target, previous });
     }
+    // A removed file goes into the staging folder, which goes at the end: until then it can be
+    // put back like any file replaced.
+    for (const [index, path] of remove.entries()) {
+      const target = join(root, path);
+      place = { dir: dirname(target) };
+      const previous = await fs.readTextFile(target);
+      await fs.rename(target, join(staging, `removed-${index}`));
+      placed.push({ target, previous });
+    }
     place = { dir: root };
     await fs.remove(staging, { recursive: true });
   } catch (error) {
     const left = await rollBack(fs, staging, placed, createdDirs);
     throw cannotWrite(error, root, place, left);
+  }
+  for (const path of remove) removeEmptyParents(root, path);
+}
+
+/** Removes the directories above `path` (up to `root`, not included) that are left empty. */
+function removeEmptyParents(root: string, path: string): void {
+  for (let dir = dirname(join(root, path)); dir.length > root.length; dir = dirname(dir)) {
+    try {
+      Deno.removeSync(dir); // fails on a directory that holds anything: then so do those above
+    } catch {
+      return;
+    }
   }
 }
 

@@ -121,3 +121,39 @@ Deno.test("survey: a directory not there yet has everything to write and nothing
   const found = survey("/nonexistent/voicebot-survey", FILES);
   assert.deepEqual(found, { write: FILES, unchanged: [], conflicts: [] });
 });
+
+Deno.test("writeAll: removes the files it is told to, and the folders they leave empty", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "client/src"), { recursive: true });
+  await Deno.writeTextFile(join(dir.path, "client/src/old.js"), "old\n");
+  await Deno.writeTextFile(join(dir.path, "client/notes.md"), "the user's\n");
+  await Deno.mkdir(join(dir.path, "server/evals"), { recursive: true });
+  await Deno.writeTextFile(join(dir.path, "server/evals/old.yaml"), "old\n");
+  await writeAll(dir.path, FILES.slice(0, 2), denoFs, [
+    "client/src/old.js",
+    "server/evals/old.yaml",
+  ]);
+  assert.deepEqual([...(await snapshot(dir.path)).keys()].sort(), [
+    "AGENTS.md",
+    "README.md",
+    "client/",
+    "client/notes.md",
+  ]);
+});
+
+Deno.test("writeAll: a failure after a removal puts the removed file back", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "server"));
+  await Deno.writeTextFile(join(dir.path, "server/old.py"), "old\n");
+  await Deno.writeTextFile(join(dir.path, "server/gone.py"), "gone\n");
+  const before = await snapshot(dir.path);
+  // Renames: two files into place, the first removal, then the second removal fails.
+  await assert.rejects(
+    writeAll(dir.path, FILES.slice(0, 2), failingFs("rename", 4), [
+      "server/old.py",
+      "server/gone.py",
+    ]),
+    /injected/,
+  );
+  assert.deepEqual(await snapshot(dir.path), before);
+});
