@@ -113,3 +113,19 @@ export async function exists(path: string): Promise<boolean> {
 export async function listFiles(root: string): Promise<string[]> {
   return [...(await snapshot(root)).keys()].filter((p) => !p.endsWith("/")).sort();
 }
+
+/** A copy of this repository's files (as git lists them), as a user's clone would have them. */
+export async function cloneOfThisRepository(target: string) {
+  const root = new URL("..", import.meta.url).pathname;
+  const listed = await new Deno.Command("git", {
+    args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    cwd: root,
+    stdout: "piped",
+  }).output();
+  for (const path of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+    if (!(await exists(join(root, path)))) continue; // deleted in the work tree
+    await Deno.mkdir(join(target, path, ".."), { recursive: true });
+    await Deno.copyFile(join(root, path), join(target, path));
+  }
+  await new Deno.Command("git", { args: ["init", "-q"], cwd: target }).output();
+}

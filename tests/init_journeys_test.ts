@@ -5,7 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { DENO_DIR, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
+import {
+  cloneOfThisRepository,
+  DENO_DIR,
+  exists,
+  listFiles,
+  snapshot,
+  tempDir,
+  voicebot,
+} from "./helpers.ts";
 import { VERSION } from "../src/version.ts";
 
 /** The scaffold command GETTING_STARTED.md offers to those who skip the agent, as written there. */
@@ -126,22 +134,6 @@ Deno.test("a guide refresh on a project whose voicebot.json is broken stops and 
   assert.match(run.stderr, /invalid value "psychic"/);
   assert.deepEqual(await snapshot(dir.path), before);
 });
-
-/** A copy of this repository's files (as git lists them), as a user's clone would have them. */
-async function cloneOfThisRepository(target: string) {
-  const root = new URL("..", import.meta.url).pathname;
-  const listed = await new Deno.Command("git", {
-    args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-    cwd: root,
-    stdout: "piped",
-  }).output();
-  for (const path of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
-    if (!(await exists(join(root, path)))) continue; // deleted in the work tree
-    await Deno.mkdir(join(target, path, ".."), { recursive: true });
-    await Deno.copyFile(join(root, path), join(target, path));
-  }
-  await new Deno.Command("git", { args: ["init", "-q"], cwd: target }).output();
-}
 
 /**
  * `deno <args>` in `cwd` with this run's Deno and cache, bounded, as typed in a fresh shell: no

@@ -27,13 +27,13 @@
  * Set VOICEBOT_MATRIX_DIR to keep the projects, e.g. for scripts/check_pipecat_api.py.
  */
 import assert from "node:assert/strict";
-import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import { parse as parseToml } from "smol-toml";
 import { serviceIds, SERVICES } from "../src/init/catalog.ts";
 import { resolveConfig, type ScaffoldConfig, type ScaffoldInput } from "../src/init/config.ts";
 import { loadTemplates, planProject } from "../src/init/project.ts";
 import { servicesOf } from "../src/init/project_view.ts";
 import type { PlannedFile } from "../src/init/writer.ts";
+import { ruffProblems } from "./ruff.ts";
 
 // ---------------------------------------------------------------------------------------------
 // The matrix
@@ -1064,32 +1064,6 @@ function checkDeployment(name: string, files: Map<string, string>) {
   assert.match(files.get("server/Dockerfile")!, /^FROM python:3\.1[2-9]-slim$/m);
 }
 
-/** The rules `ruff check` selects when a project selects none. */
-const RUFF_DEFAULT_RULES = ["E4", "E7", "E9", "F"];
-
-interface RuffOptions {
-  [key: string]: unknown;
-}
-
-/** One ruff workspace for each set of options: making one is most of ruff's cost. */
-const ruffWorkspaces = new Map<string, Workspace>();
-
-/** ruff check and ruff format --check, with the options of the project's [tool.ruff]. */
-function ruffProblems(path: string, code: string, options: RuffOptions): string[] {
-  const key = JSON.stringify(options);
-  if (!ruffWorkspaces.has(key)) {
-    ruffWorkspaces.set(key, new Workspace(options, PositionEncoding.Utf16));
-  }
-  const workspace = ruffWorkspaces.get(key)!;
-  const problems = (workspace.check(code) as {
-    code: string;
-    message: string;
-    start_location: { row: number };
-  }[]).map((d) => `${path}:${d.start_location.row}: ${d.code} ${d.message}`);
-  if (workspace.format(code) !== code) problems.push(`${path}: ruff format would change it`);
-  return problems;
-}
-
 function checkProject(
   config: ScaffoldConfig,
   files: Map<string, string>,
@@ -1101,7 +1075,6 @@ function checkProject(
   // pyproject.toml: pipecat-ai with the extras bot.py needs, and the Python they install on.
   const pyproject = parseToml(files.get("server/pyproject.toml")!) as {
     project: { name: string; "requires-python": string; dependencies: string[] };
-    tool?: { ruff?: RuffOptions };
   };
   assert.equal(pyproject.project.name, name);
   const [pipecat] = pyproject.project.dependencies;
@@ -1162,15 +1135,7 @@ function checkProject(
   }
 
   // ruff, as the project's AGENTS.md has it run, on every Python file.
-  // ruff's WebAssembly build has defaults of its own: start from the command line's.
-  const own = pyproject.tool?.ruff ?? {};
-  const ruff = {
-    "target-version": pyproject.project["requires-python"].replace(/^>=3\./, "py3"),
-    ...own,
-    lint: { select: RUFF_DEFAULT_RULES, ...own.lint as RuffOptions | undefined },
-  };
-  return [...files].filter(([p]) => p.endsWith(".py"))
-    .flatMap(([path, code]) => ruffProblems(`${name}/${path}`, code, ruff));
+  return ruffProblems(name, files);
 }
 
 /** The classes of `model_downloads` that a bot.py imports from Pipecat and calls. */
