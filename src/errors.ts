@@ -14,6 +14,10 @@ export const ExitCode = {
   Conflict: 5,
   /** `cloud secrets set --wait`: the set ended `failed` (its errorMessage is printed). */
   ProvisioningFailed: 6,
+  /** `update --check`: an update would change the project (nothing was written). */
+  UpdateAvailable: 7,
+  /** `update`: written, with conflicts in the files it lists, for the user to settle. */
+  MergeConflicts: 8,
   /** `cloud secrets run`: the command was found but could not be started (as a shell's 126). */
   CommandNotExecutable: 126,
   /** `cloud secrets run`: no such command (as a shell's 127). */
@@ -99,7 +103,17 @@ export class ProvisioningFailedError extends VoicebotError {
  * printed the comparison, and only the exit status is left to say it.
  */
 export class DifferencesFound extends VoicebotError {
-  override readonly exitCode = ExitCode.Differs;
+  override readonly exitCode: ExitCode = ExitCode.Differs;
+}
+
+/** `update --check`: the update it printed would change the project. */
+export class UpdateAvailable extends DifferencesFound {
+  override readonly exitCode = ExitCode.UpdateAvailable;
+}
+
+/** `update` wrote the project with conflicts, which it has listed. */
+export class MergeConflicts extends DifferencesFound {
+  override readonly exitCode = ExitCode.MergeConflicts;
 }
 
 /** `cloud secrets run`: the command could not be started; its exit code says why, as a shell's. */

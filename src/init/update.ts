@@ -1,0 +1,321 @@
+/**
+ * `voicebot update`, the core: the project as this voicebot makes it from the answers its record
+ * holds (with any the user changes), merged file by file with the user's edits against what the
+ * project was made as (BASE), then written all or nothing, as `init` writes.
+ */
+import { basename, join, resolve } from "../paths.ts";
+import { ConflictError, NotFoundError, VoicebotError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import {
+  CONFIG_KEYS,
+  type ConfigKey,
+  type Problem,
+  type ScaffoldConfig,
+  type ScaffoldInput,
+} from "./config.ts";
+import { compareVersions, type KeptGuide, sortGuides } from "./guides.ts";
+import { hasConflictMarkers, mergeThreeWay, mergeTwoWay } from "./merge.ts";
+import { projectAround, reading, resolveOrThrow } from "./mod.ts";
+import {
+  BASE,
+  type Base,
+  loadTemplates,
+  parseBase,
+  planProject,
+  planProjectGuides,
+  RECORD,
+} from "./project.ts";
+import { type PlannedFile, plannedFile, writeAll } from "./writer.ts";
+
+export interface UpdateRequest {
+  readonly cwd: string;
+  /** The project's directory or one inside it, as given; the current directory if absent. */
+  readonly dir?: string;
+  /** Answers to change, as scaffold flags give them; keys not given are absent. */
+  readonly flags: ScaffoldInput;
+  /** False for `--dry-run` and `--check`: plan, write nothing. */
+  readonly write: boolean;
+  readonly overwriteGuide: boolean;
+  /** What the command line got wrong, reported with every other problem of the run. */
+  readonly problems?: readonly Problem[];
+}
+
+/** What the update does to one file the user did not leave as voicebot would make it now. */
+export type Outcome =
+  /** New in this render, and not there: written. */
+  | "added"
+  /** Untouched by the user since voicebot made it: voicebot's new version. */
+  | "updated"
+  /** Changed by the user and by voicebot, in different lines: both changes. */
+  | "merged"
+  /** Changed by both in the same lines: written with both versions between conflict markers. */
+  | "conflict"
+  /** Not in this render any more, and never edited: removed. */
+  | "removed"
+  /** Not in this render any more, but edited by the user: kept as it is. */
+  | "kept-edited"
+  /** Deleted by the user, and changed by voicebot since: stays deleted. */
+  | "kept-deleted"
+  /** New in this render, where the user has a file of their own: theirs is kept, not touched. */
+  | "kept-yours";
+
+export interface FileChange {
+  /** Relative to the project, with `/` separators. */
+  readonly path: string;
+  readonly outcome: Outcome;
+  /** The file on disk before the update; null when there is none. */
+  readonly before: string | null;
+  /** The file after it; null when there is none. Equal to `before` for the kept ones. */
+  readonly after: string | null;
+  /** For "conflict": how many places conflict. */
+  readonly conflicts?: number;
+}
+
+/** One answer the update changes. */
+export interface AnswerChange {
+  readonly key: ConfigKey;
+  readonly from: unknown;
+  readonly to: unknown;
+}
+
+export interface UpdateResult {
+  readonly root: string;
+  /** The voicebot that made the project (null: its record predates the version) and its Pipecat. */
+  readonly from: { readonly version: string | null; readonly pipecat: string | null };
+  readonly to: { readonly version: string; readonly pipecat: string | null };
+  readonly answers: readonly AnswerChange[];
+  /**
+   * Where the merge base came from: the project's BASE; rendered from the record (made by this very
+   * version, BASE missing); or unknown (a project made before BASE existed: two-way merges).
+   */
+  readonly base: "kept" | "rendered" | "unknown";
+  /** Every file the update writes, removes or names, by path, the record too; BASE apart. */
+  readonly changes: readonly FileChange[];
+  /** Whether the kept base changes (rewritten, or written for the first time). */
+  readonly baseChanged: boolean;
+  /** Guides there that are kept (as init keeps them: unless `overwriteGuide`). */
+  readonly kept: readonly KeptGuide[];
+  /** Whether files were written (false for a plan, or when there was nothing to do). */
+  readonly written: boolean;
+}
+
+/** The outcomes that write a file; "removed" removes one; the rest leave the file as it is. */
+const WRITES: ReadonlySet<Outcome> = new Set(["added", "updated", "merged", "conflict"]);
+
+/** Whether a result changes anything on disk. */
+export function changesSomething(result: UpdateResult): boolean {
+  return result.baseChanged ||
+    result.changes.some((change) => WRITES.has(change.outcome) || change.outcome === "removed");
+}
+
+export async function updateProject(request: UpdateRequest): Promise<UpdateResult> {
+  const start = resolve(request.cwd, request.dir ?? ".");
+  const root = projectAround(start);
+  if (root === undefined) {
+    throw new NotFoundError(
+      `no ${RECORD} in ${start} or a directory above it: update works on a project that \`voicebot init\` scaffolded.`,
+      {
+        hint:
+          "run it in the project's directory, or name it (`voicebot update my-bot`). A project with the coding agent's guides only has nothing to update.",
+      },
+    );
+  }
+  await loadTemplates();
+  const recorded = await reading(root, () => readRecord(root));
+  if (recorded.version && compareVersions(recorded.version, VERSION) > 0) {
+    throw new VoicebotError(
+      `${root} was made by voicebot ${recorded.version}, newer than this one (${VERSION}); nothing was written.`,
+      { hint: "update voicebot itself first, then the project." },
+    );
+  }
+  const { config } = resolveOrThrow(
+    { ...recorded.input, ...request.flags },
+    request.problems ?? [],
+    recorded.config.project_name,
+  );
+
+  const plan = planProject(config);
+  const theirs = new Map(
+    plan.files.filter((file) => file.path !== RECORD && file.path !== BASE)
+      .map((file) => [file.path, file]),
+  );
+  const { base, source } = await reading(root, () => baseOf(root, recorded));
+  const paths = [...new Set([...Object.keys(base ?? {}), ...theirs.keys()])].sort();
+  const onDisk = await reading(
+    root,
+    () => new Map(paths.map((path) => [path, readOrNull(root, path)])),
+  );
+  refuseUnsettled(root, onDisk);
+
+  const changes: FileChange[] = [];
+  for (const path of paths) {
+    const change = merged(path, onDisk.get(path) ?? null, base, theirs.get(path)?.content);
+    if (change) changes.push(change);
+  }
+  const guides = await reading(
+    root,
+    () => sortGuides(root, planProjectGuides(config), "project", request.overwriteGuide),
+  );
+  // Guides go by init's rule: a missing one is written, one there is kept unless overwriteGuide.
+  for (const guide of guides.write) {
+    const before = readOrNull(root, guide.path);
+    changes.push({
+      path: guide.path,
+      outcome: before === null ? "added" : "updated",
+      before,
+      after: guide.content,
+    });
+  }
+  // The record is voicebot's: it takes the answers and the version as they are now.
+  const record = plan.files.find((file) => file.path === RECORD)!.content;
+  const recordBefore = readOrNull(root, RECORD);
+  if (recordBefore !== record) {
+    changes.push({ path: RECORD, outcome: "updated", before: recordBefore, after: record });
+  }
+  changes.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const newBase = plan.files.find((file) => file.path === BASE)!;
+  const baseChanged = readOrNull(root, BASE) !== newBase.content;
+  const result = {
+    root,
+    from: {
+      version: recorded.version ?? null,
+      pipecat: pipecatOf(base?.["server/pyproject.toml"]),
+    },
+    to: { version: VERSION, pipecat: pipecatOf(theirs.get("server/pyproject.toml")?.content) },
+    answers: answerChanges(recorded.config, config),
+    base: source,
+    changes,
+    baseChanged,
+    kept: guides.kept,
+    written: false,
+  };
+  if (!request.write || !changesSomething(result)) return result;
+
+  const writes: PlannedFile[] = changes
+    .filter((change) => WRITES.has(change.outcome))
+    .map((change) => plannedFile(change.path, () => change.after!));
+  if (baseChanged) writes.push(newBase);
+  const removals = changes.filter((change) => change.outcome === "removed").map((c) => c.path);
+  await writeAll(root, writes, undefined, removals);
+  return { ...result, written: true };
+}
+
+/** The record's answers, resolved, and the version that wrote it. */
+interface Recorded {
+  readonly input: ScaffoldInput;
+  readonly config: ScaffoldConfig;
+  readonly version?: string;
+}
+
+async function readRecord(root: string): Promise<Recorded> {
+  const path = join(root, RECORD);
+  const { parseConfigFile } = await import("./config_file.ts");
+  const parsed = parseConfigFile(Deno.readTextFileSync(path), path);
+  const { config } = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
+    unknownInput: parsed.unreadable,
+    message: `${path}, the record of how this project was made, is not a valid configuration`,
+    hint: `fix it (\`voicebot init --config ${path} --dry-run\` checks it), then update again.`,
+  });
+  return { input: parsed.input, config, version: parsed.version };
+}
+
+/**
+ * The merge base: what the project was made as. The copy the project keeps; else, for a project
+ * this very version made, its render of the recorded answers; else unknown.
+ */
+function baseOf(
+  root: string,
+  recorded: Recorded,
+): { base: Base["files"] | undefined; source: UpdateResult["base"] } {
+  const text = readOrNull(root, BASE);
+  const kept = text === null ? undefined : parseBase(text);
+  if (kept) return { base: kept.files, source: "kept" };
+  if (text === null && recorded.version === VERSION) {
+    const files = planProject(recorded.config).files
+      .filter((file) => file.path !== RECORD && file.path !== BASE);
+    return {
+      base: Object.fromEntries(files.map((file) => [file.path, file.content])),
+      source: "rendered",
+    };
+  }
+  return { base: undefined, source: "unknown" };
+}
+
+/**
+ * One file's fate, from its three versions: `yours` on disk, `base` as voicebot made it, `theirs`
+ * as voicebot makes it now (undefined: not part of the project, or not known). Undefined when the
+ * file stays as it is and there is nothing to say about it.
+ */
+function merged(
+  path: string,
+  yours: string | null,
+  baseFiles: Base["files"] | undefined,
+  theirs: string | undefined,
+): FileChange | undefined {
+  const base = baseFiles?.[path];
+  const keep = (outcome: Outcome): FileChange => ({ path, outcome, before: yours, after: yours });
+  const take = (outcome: Outcome, after: string | null): FileChange => ({
+    path,
+    outcome,
+    before: yours,
+    after,
+  });
+  if (yours === theirs) return undefined;
+  if (theirs === undefined) {
+    // Not voicebot's any more (or never known to be: then it is the user's, and left alone).
+    if (base === undefined || yours === null) return undefined;
+    return yours === base ? take("removed", null) : keep("kept-edited");
+  }
+  if (yours === null) {
+    // New in this render (or the base is not known: then there is nothing to lose).
+    if (base === undefined) return take("added", theirs);
+    // Deleted by the user: it stays deleted, and is named when voicebot has changed it since.
+    return base === theirs ? undefined : keep("kept-deleted");
+  }
+  if (baseFiles === undefined) {
+    const { text, conflicts } = mergeTwoWay(yours, theirs);
+    return { ...take(conflicts > 0 ? "conflict" : "merged", text), conflicts };
+  }
+  if (base === undefined) return keep("kept-yours");
+  if (yours === base) return take("updated", theirs);
+  if (theirs === base) return undefined; // only the user changed it
+  const { text, conflicts } = mergeThreeWay(yours, base, theirs);
+  if (conflicts === 0) return take("merged", text);
+  return { ...take("conflict", text), conflicts };
+}
+
+/** A conflict an earlier update wrote and nobody settled stops this one: it would merge markers. */
+function refuseUnsettled(root: string, onDisk: ReadonlyMap<string, string | null>): void {
+  const unsettled = [...onDisk].filter(([, text]) => text !== null && hasConflictMarkers(text))
+    .map(([path]) => path);
+  if (unsettled.length === 0) return;
+  throw new ConflictError(
+    `${unsettled.length} file${
+      unsettled.length === 1 ? " still holds a conflict" : "s still hold conflicts"
+    } from an earlier update in ${root}; nothing was written.`,
+    {
+      problems: unsettled,
+      hint:
+        "settle each one: keep the lines you want between `<<<<<<< yours` and `>>>>>>> voicebot …`, delete the marker lines, then run `voicebot update` again.",
+    },
+  );
+}
+
+function answerChanges(from: ScaffoldConfig, to: ScaffoldConfig): AnswerChange[] {
+  return CONFIG_KEYS.filter((key) => JSON.stringify(from[key]) !== JSON.stringify(to[key]))
+    .map((key) => ({ key, from: from[key], to: to[key] }));
+}
+
+/** The Pipecat release a pyproject.toml requires at least (`pipecat-ai[...]>=1.7.0,<1.8`). */
+function pipecatOf(pyproject: string | undefined): string | null {
+  return pyproject?.match(/"pipecat-ai(?:\[[^\]]*\])?>=([0-9][0-9A-Za-z.]*)/)?.[1] ?? null;
+}
+
+function readOrNull(root: string, path: string): string | null {
+  try {
+    return Deno.readTextFileSync(join(root, path)); // sync: a project is a few dozen small files
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
