@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import init from "../src/cli/init.ts";
+import update from "../src/cli/update.ts";
 import cloud from "../src/cli/cloud/mod.ts";
 import { type CommandShape, completions, type SubCommands } from "../src/cli/completions.ts";
 import { PAGES } from "../src/cli/help.ts";
@@ -20,6 +21,7 @@ const BORROWED: Record<string, Record<string, string[]>> = {
   "docs/secrets.md": { "cloud serve": ["runtime", "set"] },
   "docs/cli.md": {
     init: ["config", "dry-run", "list-options"],
+    update: ["check"],
     "cloud secrets set": ["file", "wait"],
     "cloud secrets diff": ["exit-code"],
     "cloud serve": ["database"],
@@ -27,7 +29,7 @@ const BORROWED: Record<string, Record<string, string[]>> = {
 };
 
 /** The tree run.ts mounts; `complete` is internal (the completion scripts' helper). */
-const TREE: SubCommands = { init, cloud, completions };
+const TREE: SubCommands = { init, update, cloud, completions };
 
 interface Command {
   path: string;

@@ -67,6 +67,7 @@ interface PathArg {
 /** Arguments that name a path, by command: their values complete as files, or as directories. */
 export const PATH_ARGS: Record<string, Record<string, PathArg>> = {
   init: { dir: { kind: "directory", words: ["quickstart"] }, config: { kind: "file" } },
+  update: { dir: { kind: "directory" } },
   "cloud secrets set": { file: { kind: "file" } },
   "cloud secrets diff": { file: { kind: "file" } },
   "cloud serve": { database: { kind: "file" } },
@@ -203,7 +204,8 @@ async function completionTree(subCommands: unknown) {
   addGlobalOptions(root);
   for (const [words, command] of commandsUnder(subCommands as SubCommands)) {
     const node = root.command(words.join(" "), firstLine(command.description));
-    addArgs(node, command.args ?? {}, words[0] === "init" ? choices : {});
+    // init and update take the same scaffold options, whose values are the catalog's.
+    addArgs(node, command.args ?? {}, ["init", "update"].includes(words[0]) ? choices : {});
     addGlobalOptions(node);
   }
   return root;
@@ -243,7 +245,7 @@ function addArgs(node: TabCommand, args: Args, catalog: Record<string, readonly 
 /** The scripts read one candidate per line: a description keeps its first line. */
 const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0];
 
-/** `init`'s values from its catalog, by option name. */
+/** The scaffold options' values (init's, update's) from the catalog, by option name. */
 async function optionChoices(): Promise<Record<string, readonly string[]>> {
   const catalog = await import("../init/catalog.ts");
   const listed = catalog.listOptions();

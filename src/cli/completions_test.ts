@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ShellCompDirective } from "@bomb.sh/tab";
 import init from "./init.ts";
+import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
 import {
   type CommandShape,
@@ -10,7 +11,7 @@ import {
   type SubCommands,
 } from "./completions.ts";
 
-const TREE = { init, cloud } as unknown as SubCommands;
+const TREE = { init, update, cloud } as unknown as SubCommands;
 
 function commandAt(path: string): CommandShape | undefined {
   let level: SubCommands | undefined = TREE;

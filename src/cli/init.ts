@@ -1,6 +1,6 @@
 /** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-import type { Problem, ScaffoldConfig, ScaffoldInput } from "../init/config.ts";
+import type { Problem, ScaffoldConfig } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -9,10 +9,7 @@ import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
-const text = (description: string, short?: string) =>
-  ({ type: "string", description, ...(short ? { short } : {}) }) as const;
-const toggle = (description: string) =>
-  ({ type: "boolean", negatable: true, description }) as const;
+import { SCAFFOLD_ARGS, scaffoldFlags, text } from "./scaffold_options.ts";
 
 export default define({
   name: "init",
@@ -55,49 +52,7 @@ export default define({
       description:
         "Write the guides for a coding agent and ask nothing, even in a terminal (in a scaffolded project: its own guides)",
     },
-    name: text("Project name (default: the target directory's name)", "n"),
-    "bot-type": text("web or telephony (default: inferred from the transports)", "b"),
-    transport: {
-      type: "string",
-      short: "t",
-      multiple: true,
-      description:
-        "Transport, repeatable: hosted (Daily), lightweb (SmallWebRTC), carrier1 (Twilio), carrier2 (Telnyx), carrier3 (Plivo), carrier4 (Exotel), hosted_pstn (Daily PSTN), carrier1_hosted_sip (Twilio + Daily SIP)",
-    },
-    mode: text(
-      "cascade (speech-to-text, language model, text-to-speech) or realtime (speech to speech); required to scaffold",
-      "m",
-    ),
-    stt: text("Speech-to-text service, cascade mode (<vendor>_stt)"),
-    llm: text("Language-model service, cascade mode (<vendor>_llm)"),
-    tts: text("Text-to-speech service, cascade mode (<vendor>_tts)"),
-    realtime: text("Realtime service, realtime mode (<vendor>_realtime)"),
-    video: text("Video avatar service, web bots only (<vendor>_video)"),
-    "client-framework": text(
-      "Web client: uilib (React), vanilla or none; web bots only (default: none)",
-    ),
-    "client-server": text(
-      "Dev server for the uilib client: devserver_a (Vite) or devserver_b (Next.js) (default: devserver_a)",
-    ),
-    "daily-pstn-mode": text("dial-in or dial-out; required with transport hosted_pstn"),
-    "twilio-daily-sip-mode": text(
-      "dial-in or dial-out; required with transport carrier1_hosted_sip",
-    ),
-    recording: toggle("Record the conversation's audio (default: off)"),
-    transcription: toggle("Log the conversation's transcript (default: off)"),
-    "video-input": toggle(
-      "Receive the user's video (web bots; only a realtime model sees it; default: off)",
-    ),
-    "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
-    "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
-    "enable-denoise": toggle(
-      "Noise cancellation on the cloud; needs cloud deployment (default: off)",
-    ),
-    "enable-krisp": toggle("Pipecat's name for --enable-denoise (default: off)"),
-    observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
-    eval: toggle(
-      "Make the bot eval-ready: eval transport, starter scenarios, dependencies (default: off)",
-    ),
+    ...SCAFFOLD_ARGS,
     config: text(
       "JSON config file (its keys: on the page under Learn more); flags override its values",
       "c",
@@ -129,37 +84,7 @@ export default define({
         message: `${extra.join(" ")} (init takes one directory; options start with --)`,
       });
     }
-    const denoise = values["enable-denoise"] ?? values["enable-krisp"];
-    if (values["enable-krisp"] !== undefined && values["enable-krisp"] !== denoise) {
-      problems.push({
-        key: "enable_denoise",
-        field: "--enable-denoise and --enable-krisp",
-        message: "they disagree; they are one option (Krisp is the noise cancellation), give one",
-      });
-    }
-    const flags: ScaffoldInput = {
-      project_name: values.name,
-      bot_type: values["bot-type"],
-      transports: values.transport,
-      mode: values.mode,
-      stt_service: values.stt,
-      llm_service: values.llm,
-      tts_service: values.tts,
-      realtime_service: values.realtime,
-      video_service: values.video,
-      client_framework: values["client-framework"],
-      client_server: values["client-server"],
-      daily_pstn_mode: values["daily-pstn-mode"],
-      twilio_daily_sip_mode: values["twilio-daily-sip-mode"],
-      recording: values.recording,
-      transcription: values.transcription,
-      video_input: values["video-input"],
-      video_output: values["video-output"],
-      deploy_to_cloud: values["deploy-to-cloud"],
-      enable_denoise: denoise,
-      enable_observability: values.observability,
-      eval: values.eval,
-    };
+    const flags = scaffoldFlags(values, problems);
     const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
     const scaffolding = Object.keys(given).length > 0 || values.config !== undefined ||
       values.dir === "quickstart";

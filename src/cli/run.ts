@@ -12,6 +12,7 @@ import {
 } from "../errors.ts";
 import { NO_COLOR, printError, printNote } from "./output.ts";
 import init from "./init.ts";
+import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
@@ -43,7 +44,7 @@ const root = define({
 });
 
 /** The command tree under `voicebot`: what gunshi runs, completion completes and help tests walk. */
-export const COMMANDS = { init, cloud, completions, complete } as const;
+export const COMMANDS = { init, update, cloud, completions, complete } as const;
 
 /** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
 export async function run(argv: readonly string[]): Promise<number> {

@@ -1,0 +1,102 @@
+/**
+ * The scaffold options `init` and `update` share: each sets one answer of the configuration, and
+ * `scaffoldFlags` reads them into the core's input.
+ */
+import type { Problem, ScaffoldInput } from "../init/config.ts";
+
+export const text = (description: string, short?: string) =>
+  ({ type: "string", description, ...(short ? { short } : {}) }) as const;
+const toggle = (description: string) =>
+  ({ type: "boolean", negatable: true, description }) as const;
+
+export const SCAFFOLD_ARGS = {
+  name: text("Project name (default: the target directory's name)", "n"),
+  "bot-type": text("web or telephony (default: inferred from the transports)", "b"),
+  transport: {
+    type: "string",
+    short: "t",
+    multiple: true,
+    description:
+      "Transport, repeatable: hosted (Daily), lightweb (SmallWebRTC), carrier1 (Twilio), carrier2 (Telnyx), carrier3 (Plivo), carrier4 (Exotel), hosted_pstn (Daily PSTN), carrier1_hosted_sip (Twilio + Daily SIP)",
+  },
+  mode: text(
+    "cascade (speech-to-text, language model, text-to-speech) or realtime (speech to speech); required to scaffold",
+    "m",
+  ),
+  stt: text("Speech-to-text service, cascade mode (<vendor>_stt)"),
+  llm: text("Language-model service, cascade mode (<vendor>_llm)"),
+  tts: text("Text-to-speech service, cascade mode (<vendor>_tts)"),
+  realtime: text("Realtime service, realtime mode (<vendor>_realtime)"),
+  video: text("Video avatar service, web bots only (<vendor>_video)"),
+  "client-framework": text(
+    "Web client: uilib (React), vanilla or none; web bots only (default: none)",
+  ),
+  "client-server": text(
+    "Dev server for the uilib client: devserver_a (Vite) or devserver_b (Next.js) (default: devserver_a)",
+  ),
+  "daily-pstn-mode": text("dial-in or dial-out; required with transport hosted_pstn"),
+  "twilio-daily-sip-mode": text(
+    "dial-in or dial-out; required with transport carrier1_hosted_sip",
+  ),
+  recording: toggle("Record the conversation's audio (default: off)"),
+  transcription: toggle("Log the conversation's transcript (default: off)"),
+  "video-input": toggle(
+    "Receive the user's video (web bots; only a realtime model sees it; default: off)",
+  ),
+  "video-output": toggle("Send video (web bots only; default: off, on with --video)"),
+  "deploy-to-cloud": toggle("Generate the Dockerfile and cloud-deploy.toml (default: on)"),
+  "enable-denoise": toggle(
+    "Noise cancellation on the cloud; needs cloud deployment (default: off)",
+  ),
+  "enable-krisp": toggle("Pipecat's name for --enable-denoise (default: off)"),
+  observability: toggle("OpenTelemetry tracing of the pipeline (default: off)"),
+  eval: toggle(
+    "Make the bot eval-ready: eval transport, starter scenarios, dependencies (default: off)",
+  ),
+} as const;
+
+/** The values the scaffold options were given as, by gunshi's names. */
+type ScaffoldValues = {
+  readonly [K in keyof typeof SCAFFOLD_ARGS]?: (typeof SCAFFOLD_ARGS)[K] extends { type: "boolean" }
+    ? boolean
+    : (typeof SCAFFOLD_ARGS)[K] extends { multiple: true } ? string[]
+    : string;
+};
+
+/**
+ * The answers the options give, a key for each (undefined where not given); what is wrong with
+ * them together (`--enable-denoise` and `--enable-krisp` that disagree) goes in `problems`.
+ */
+export function scaffoldFlags(values: ScaffoldValues, problems: Problem[]): ScaffoldInput {
+  const denoise = values["enable-denoise"] ?? values["enable-krisp"];
+  if (values["enable-krisp"] !== undefined && values["enable-krisp"] !== denoise) {
+    problems.push({
+      key: "enable_denoise",
+      field: "--enable-denoise and --enable-krisp",
+      message: "they disagree; they are one option (Krisp is the noise cancellation), give one",
+    });
+  }
+  return {
+    project_name: values.name,
+    bot_type: values["bot-type"],
+    transports: values.transport,
+    mode: values.mode,
+    stt_service: values.stt,
+    llm_service: values.llm,
+    tts_service: values.tts,
+    realtime_service: values.realtime,
+    video_service: values.video,
+    client_framework: values["client-framework"],
+    client_server: values["client-server"],
+    daily_pstn_mode: values["daily-pstn-mode"],
+    twilio_daily_sip_mode: values["twilio-daily-sip-mode"],
+    recording: values.recording,
+    transcription: values.transcription,
+    video_input: values["video-input"],
+    video_output: values["video-output"],
+    deploy_to_cloud: values["deploy-to-cloud"],
+    enable_denoise: denoise,
+    enable_observability: values.observability,
+    eval: values.eval,
+  };
+}

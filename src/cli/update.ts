@@ -1,0 +1,207 @@
+/** `voicebot update`: parse the flags, call the update core, report what it did or would do. */
+import { define } from "gunshi";
+import type { Problem } from "../init/config.ts";
+import type { FileChange, UpdateResult } from "../init/update.ts";
+import { MergeConflicts, UpdateAvailable } from "../errors.ts";
+import { relative } from "../paths.ts";
+import { shellQuote } from "../words.ts";
+import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
+import { SCAFFOLD_ARGS, scaffoldFlags } from "./scaffold_options.ts";
+
+/** Where Pipecat says what changed in each release, for the user's own code. */
+const PIPECAT_CHANGES = "https://github.com/pipecat-ai/pipecat/blob/main/CHANGELOG.md";
+
+export default define({
+  name: "update",
+  description:
+    "Bring a scaffolded project to this version of voicebot, or change its answers, and keep every edit you made.\n" +
+    "Each file is merged three ways: as voicebot made it (kept in .voicebot/base.json), as it is now, and as this version makes it. Where you and voicebot changed the same lines, the file gets both versions between conflict markers; it exits 8 and lists them.\n" +
+    "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's).",
+  helpExamples: [
+    ["Update the project in this directory to this version", "voicebot update"],
+    ["What it would change, as a diff; nothing written", "voicebot update my-bot --dry-run"],
+    ["Change one answer: another text-to-speech service", "voicebot update --tts kokoro_tts"],
+    ["In CI: exit 7 when the project is behind this version", "voicebot update --check"],
+  ],
+  environment: [NO_COLOR],
+  args: {
+    dir: {
+      type: "positional",
+      required: false,
+      description:
+        "The project's directory, or one inside it (default: the current one); the project is where voicebot.json is",
+    },
+    ...SCAFFOLD_ARGS,
+    "overwrite-guide": {
+      type: "boolean",
+      description:
+        "Rewrite AGENTS.md and ASSISTANT.md for the new answers (else those there are kept, as init keeps them)",
+    },
+    "dry-run": {
+      type: "boolean",
+      description: "Print what would change as a unified diff; write nothing",
+    },
+    check: {
+      type: "boolean",
+      description: "Write nothing; exit 7 when an update would change something, 0 when not",
+    },
+    json: {
+      type: "boolean",
+      description: "Print the outcome as JSON (with --dry-run, each file's diff too)",
+    },
+  },
+  run: async (ctx) => {
+    const values = ctx.values;
+    const problems: Problem[] = [];
+    const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
+    if (extra.length > 0) {
+      problems.push({
+        field: `unexpected argument${extra.length === 1 ? "" : "s"}`,
+        message: `${extra.join(" ")} (update takes one directory; options start with --)`,
+      });
+    }
+    const flags = Object.fromEntries(
+      Object.entries(scaffoldFlags(values, problems)).filter(([, value]) => value !== undefined),
+    );
+    const dryRun = values["dry-run"] ?? false;
+    const check = values.check ?? false;
+    const { updateProject, changesSomething } = await import("../init/update.ts");
+    const result = await updateProject({
+      cwd: Deno.cwd(),
+      dir: values.dir,
+      flags,
+      write: !dryRun && !check,
+      overwriteGuide: values["overwrite-guide"] ?? false,
+      problems,
+    });
+    const changed = changesSomething(result);
+    const diff = dryRun ? await diffOf(result) : undefined;
+    if (values.json) printJson(asJson(result, diff));
+    else {
+      if (diff !== undefined && diff.length > 0) {
+        console.log(diff.map((file) => file.diff).join("").trimEnd());
+      }
+      report(result, dryRun ? "dry-run" : check ? "check" : "write", changed);
+    }
+    if (check && changed) throw new UpdateAvailable("an update is available.");
+    const conflicted = result.changes.filter((change) => change.outcome === "conflict");
+    if (result.written && conflicted.length > 0) {
+      throw new MergeConflicts(`${conflicted.length} files hold conflicts.`);
+    }
+  },
+});
+
+/** What each outcome is called in the report, and what it means when it needs saying. */
+const SAID: Record<FileChange["outcome"], [string, string?]> = {
+  added: ["added"],
+  updated: ["updated"],
+  merged: ["merged", "your edits and voicebot's"],
+  conflict: ["CONFLICT", "both versions between markers: settle it"],
+  removed: ["removed", "no longer part of the project; you had not edited it"],
+  "kept-edited": ["kept", "no longer part of the project, but you edited it"],
+  "kept-deleted": ["not restored", "you deleted it; voicebot's version has changed since"],
+  "kept-yours": ["kept", "yours: this version of voicebot has a file here too, not written"],
+};
+
+function report(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
+  const where = relative(Deno.cwd(), result.root) || ".";
+  const place = where === "." ? "this directory" : where;
+  const made = result.from.version ?? "an earlier version";
+  if (!changed) {
+    printSuccess(
+      `Nothing to update in ${place}: it is as voicebot ${result.to.version} makes it from its answers, with your edits.`,
+    );
+    reportGuides(result, where);
+    return;
+  }
+  printNote(
+    `${mode === "write" ? "Update" : "What an update does"} in ${place}: voicebot ${
+      result.from.version === result.to.version ? made : `${made} to ${result.to.version}`
+    }.`,
+  );
+  for (const { key, from, to } of result.answers) {
+    printNote(`  answer ${key}: ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
+  }
+  if (result.base === "unknown") {
+    printWarning(
+      "this project's record predates the copy of what voicebot made (.voicebot/base.json), so " +
+        "your edits cannot be told from voicebot's changes: where a file differs from what this " +
+        "version makes, both versions are kept between conflict markers for you to settle. The " +
+        "next update merges three ways.",
+    );
+  }
+  const width = Math.max(0, ...result.changes.map((change) => SAID[change.outcome][0].length));
+  for (const change of result.changes) {
+    const [word, why] = SAID[change.outcome];
+    const places = change.conflicts
+      ? ` (${change.conflicts} place${change.conflicts === 1 ? "" : "s"})`
+      : "";
+    printNote(`  ${word.padEnd(width)}  ${change.path}${places}${why ? `: ${why}` : ""}`);
+  }
+  if (result.from.pipecat && result.to.pipecat && result.from.pipecat !== result.to.pipecat) {
+    printWarning(
+      `Pipecat moves from ${result.from.pipecat} to ${result.to.pipecat}. What changed, for the code you wrote yourself: ${PIPECAT_CHANGES}`,
+    );
+  }
+  reportGuides(result, where);
+  const conflicted = result.changes.filter((change) => change.outcome === "conflict");
+  if (mode === "dry-run") printNote("Nothing written (--dry-run).");
+  else if (mode === "check") {
+    printNote(`Nothing written (--check); \`voicebot update ${shellQuote(where)}\` does it.`);
+  } else if (conflicted.length === 0) printSuccess(`Updated ${place}.`);
+  else {
+    printWarning(
+      `updated ${place}, with conflicts in ${
+        conflicted.map((c) => c.path).join(", ")
+      }: in each, keep the lines you want between \`<<<<<<< yours\` and \`>>>>>>> voicebot ${result.to.version}\`, delete the marker lines, then run update again.`,
+    );
+  }
+}
+
+/** Guides an update left as they were, though a newer template exists. */
+function reportGuides(result: UpdateResult, where: string) {
+  const older = result.kept.filter((guide) => guide.age === "older").map((guide) => guide.path);
+  if (older.length === 0) return;
+  printNote(
+    `${older.join(" and ")} came from an older voicebot and ${
+      older.length === 1 ? "is" : "are"
+    } kept; \`voicebot update ${shellQuote(where)} --overwrite-guide\` rewrites ${
+      older.length === 1 ? "it" : "them"
+    }.`,
+  );
+}
+
+/** The unified diff of each file that would change, the record's too; the kept base is left out. */
+async function diffOf(result: UpdateResult): Promise<{ path: string; diff: string }[]> {
+  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
+  return result.changes.filter((change) => change.before !== change.after).map((change) => ({
+    path: change.path,
+    diff: createTwoFilesPatch(
+      change.before === null ? "/dev/null" : `a/${change.path}`,
+      change.after === null ? "/dev/null" : `b/${change.path}`,
+      change.before ?? "",
+      change.after ?? "",
+      undefined,
+      undefined,
+      { headerOptions: FILE_HEADERS_ONLY },
+    ),
+  }));
+}
+
+function asJson(result: UpdateResult, diff?: { path: string; diff: string }[]) {
+  return {
+    root: result.root,
+    from: result.from,
+    to: result.to,
+    answers: result.answers,
+    base: result.base,
+    files: result.changes.map(({ path, outcome, conflicts }) => ({
+      path,
+      outcome,
+      ...(conflicts ? { conflicts } : {}),
+      ...(diff ? { diff: diff.find((file) => file.path === path)?.diff ?? null } : {}),
+    })),
+    base_changed: result.baseChanged,
+    written: result.written,
+  };
+}
