@@ -122,6 +122,8 @@ export async function benchCli(): Promise<void> {
     ) => cases.push({ name, command, after, env, samples: [] });
     add("floor: deno run empty.ts", denoRun(empty));
     await using server = await localServer(work);
+    // A quickstart project nobody edited, for update: it merges every file, and writes nothing.
+    await untouchedProject(work, entries[1][1]);
     for (const [kind, cli] of entries) {
       add(`${kind}: --version`, [...cli, "--version"]);
       add(`${kind}: --help`, [...cli, "--help"]);
@@ -133,6 +135,7 @@ export async function benchCli(): Promise<void> {
         [...cli, "init", "quickstart"],
         () => Deno.remove(join(work, "voicebot-quickstart"), { recursive: true }),
       );
+      add(`${kind}: update (untouched quickstart)`, [...cli, "update", UPDATED]);
       // The client end to end against a server on loopback: start-up, config, one GET, a table.
       add(
         `${kind}: secrets list (local server)`,
@@ -224,10 +227,38 @@ export async function benchCli(): Promise<void> {
         } ${ratio(npm / bundle).padStart(11)} ${NPM_BUDGET.toFixed(2).padStart(8)}`,
       );
     }
+    // Issue 29's budget: update of an untouched quickstart within 2x of making it.
+    for (const [kind] of entries) {
+      const update = median(`${kind}: update (untouched quickstart)`);
+      const init = median(`${kind}: init quickstart (scaffold)`);
+      console.log(
+        `update of an untouched quickstart (${kind}): ${
+          ratio(update / init).trim()
+        }x init quickstart (budget ${UPDATE_BUDGET}x)`,
+      );
+    }
     console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
   } finally {
     await Deno.remove(work, { recursive: true });
   }
+}
+
+/** The directory, under the bench's, of the project `update` is timed on: a quickstart. */
+const UPDATED = "untouched/voicebot-quickstart";
+const UPDATE_BUDGET = 2;
+
+/** The quickstart made by `cli` into `work`/UPDATED. */
+async function untouchedProject(work: string, cli: string[]): Promise<void> {
+  const [program, ...args] = cli;
+  await Deno.mkdir(join(work, "untouched"));
+  const { success } = await new Deno.Command(program, {
+    args: [...args, "init", "quickstart"],
+    cwd: join(work, "untouched"),
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!success) throw new Error(`could not make ${UPDATED}`);
 }
 
 /** The npm package built from the bundle, installed into `work`; returns its `voicebot` command. */

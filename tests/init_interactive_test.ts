@@ -1131,3 +1131,50 @@ Deno.test("init without a terminal never waits for input", async () => {
   }
   assert(await exists(join(cwd.path, "agent/AGENTS.md")));
 });
+
+Deno.test(
+  "update in a terminal: the recorded answers, one changed with the wizard's question, the changes shown, then written",
+  tty,
+  async () => {
+    await using dir = await tempDir();
+    const made = await voicebot(
+      ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm"]
+        .concat(["openai_llm", "--tts", "cartesia_tts"]),
+      { cwd: dir.path },
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const root = join(dir.path, "bot");
+    await Deno.writeTextFile(join(root, "server/bot.py"), "# mine\n", { append: true });
+
+    // Cancelled at the first question: nothing written.
+    const before = await snapshot(root);
+    {
+      await using t = await Terminal.start(root, ["update"]);
+      const screen = await t.waitFor("◆  What do you want to do?");
+      assert.match(screen, /This project[^]*Text-to-speech service: Cartesia/);
+      await t.answer("What do you want to do?", "Down", "Down", "Enter");
+      assert.equal((await t.exit()).code, 130);
+      assert.deepEqual(await snapshot(root), before);
+    }
+
+    await using t = await Terminal.start(root, ["update"]);
+    await t.answer("What do you want to do?", "Down", "Enter"); // Change an answer
+    await t.answer("Which answer?", ...Array(8).fill("Down"), "Enter"); // the voice
+    await t.search("Text-to-speech service", "kokoro_tts");
+    const summary = await t.waitFor("◆  What do you want to do?");
+    assert.match(summary.slice(summary.lastIndexOf("With your changes")), /Kokoro/);
+    await t.answer("What do you want to do?", "Enter"); // Update it with these answers
+    const shown = await t.waitFor("◆  Write these changes?");
+    assert.match(shown, /answer tts_service: "cartesia_tts" to "kokoro_tts"/);
+    assert.match(shown, /merged +server\/bot\.py/);
+    await t.press("Enter");
+    const { code, screen } = await t.exit();
+    assert.equal(code, 0, screen);
+    assert.match(screen, /Updated this directory\./);
+    const bot = await Deno.readTextFile(join(root, "server/bot.py"));
+    assert.match(bot, /KokoroTTSService/);
+    assert.ok(bot.endsWith("# mine\n"), "the user's line is kept");
+    const record = JSON.parse(await Deno.readTextFile(join(root, "voicebot.json")));
+    assert.equal(record.tts_service, "kokoro_tts");
+  },
+);

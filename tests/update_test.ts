@@ -311,3 +311,62 @@ async function pythonFiles(root: string): Promise<Map<string, string>> {
   }
   return files;
 }
+
+/** Answer changes of every kind the matrix makes, each from one of two projects. */
+const FULL = [
+  ...["init", "bot", "-t", "lightweb", "-t", "hosted", "-m", "cascade", "--stt", "deepgram_stt"],
+  ...["--llm", "openai_llm", "--tts", "cartesia_tts", "--client-framework", "uilib"],
+  ...["--recording", "--transcription", "--observability", "--eval", "--enable-denoise"],
+];
+const CHANGES: [string[], string[]][] = [
+  [BOT, ["-t", "carrier1"]],
+  [BOT, ["-t", "lightweb", "-t", "hosted"]],
+  [BOT, ["-t", "hosted_pstn", "--daily-pstn-mode", "dial-in"]],
+  [BOT, ["-t", "carrier1_hosted_sip", "--twilio-daily-sip-mode", "dial-out"]],
+  [BOT, ["-m", "realtime", "--realtime", "openai_realtime"]],
+  [BOT, ["--stt", "assemblyai_stt"]],
+  [BOT, ["--llm", "anthropic_llm"]],
+  [BOT, ["--tts", "kokoro_tts"]],
+  [BOT, ["--video", "tavus_video"]],
+  [BOT, ["--client-framework", "vanilla"]],
+  [BOT, ["--client-framework", "uilib", "--client-server", "devserver_b"]],
+  [BOT, ["--recording", "--transcription", "--observability", "--eval"]],
+  [BOT, ["--no-deploy-to-cloud"]],
+  [BOT, ["--enable-denoise", "--name", "Front-Desk"]],
+  [FULL, ["--client-framework", "none", "--no-eval", "--no-enable-denoise"]],
+  [FULL, ["-t", "carrier2"]],
+  [FULL, ["-m", "realtime", "--realtime", "gemini_live_realtime"]],
+];
+
+Deno.test("every answer change gives the very bytes init makes with those answers", async () => {
+  await using dir = await tempDir();
+  const outcomes = await Promise.all(CHANGES.map(async ([made_, change], i) => {
+    const at = join(dir.path, String(i));
+    await Deno.mkdir(join(at, "reference"), { recursive: true });
+    const root = await made(at, made_);
+    const run = await voicebot(["update", ...change, "--overwrite-guide"], { cwd: root });
+    assert.equal(run.code, 0, `${change.join(" ")}: ${run.stderr}`);
+    // The project init makes from the answers update recorded, which hold what was asked.
+    const made2 = await voicebot(["init", "bot", "--config", join(root, "voicebot.json")], {
+      cwd: join(at, "reference"),
+    });
+    assert.equal(made2.code, 0, made2.stderr);
+    const record = JSON.parse(await read(root, "voicebot.json"));
+    return {
+      change,
+      record,
+      updated: await snapshot(root),
+      init: await snapshot(join(at, "reference/bot")),
+    };
+  }));
+  for (const { change, record, updated, init } of outcomes) {
+    assert.deepEqual(updated, init, `update ${change.join(" ")}: not init's bytes`);
+    const asked = change.filter((word) => !word.startsWith("-"));
+    for (const value of asked) {
+      assert.ok(
+        JSON.stringify(record).includes(JSON.stringify(value).slice(1, -1)),
+        `${value} recorded`,
+      );
+    }
+  }
+});

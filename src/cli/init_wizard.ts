@@ -2,7 +2,7 @@
  * `voicebot init` in a terminal: ask what the flags would say, then hand the answers to the same
  * init core (and so the same validation) as a non-interactive run. Loaded only on a terminal.
  */
-import type { ConfigKey, Problem, ScaffoldInput } from "../init/config.ts";
+import type { ConfigKey, Problem, ScaffoldConfig, ScaffoldInput } from "../init/config.ts";
 import {
   FIELDS,
   formatProblem,
@@ -12,6 +12,7 @@ import {
 } from "../init/config.ts";
 import {
   findService,
+  findTransport,
   type Service,
   type ServiceKind,
   SERVICES,
@@ -295,7 +296,7 @@ async function offerGuideRefresh(
 }
 
 /** The answers by step id: a step's value, or absent when it was not asked (or no longer applies). */
-type Answers = Record<string, unknown>;
+export type Answers = Record<string, unknown>;
 
 /** The scaffold's answers, and the questions to ask again on the way forward (see `walk`). */
 interface Walked {
@@ -784,6 +785,97 @@ async function askScaffold(
       }
     }
   }
+}
+
+/**
+ * `voicebot update` in a terminal: the project's answers as the summary shows them, then "update
+ * to this version" or "change an answer" (the scaffold's own questions, and those that depend on
+ * the one changed). Returns the answers changed (none: the same answers at this version). A
+ * project whose answers the questions cannot hold (three transports) can only be updated as it
+ * is; its answers change with options.
+ */
+export async function askUpdate(
+  prompt: Prompter,
+  config: ScaffoldConfig,
+  heading: { dir: string; action: string },
+): Promise<ScaffoldInput> {
+  const name = config.project_name;
+  const recorded = answersOf(config);
+  const answers: Answers = { ...recorded };
+  for (;;) {
+    const changed = recorded ? changedFlags(recorded, answers, name) : {};
+    const lines = recorded ? summaryLines(heading.dir, answers) : [`Directory: ${heading.dir}`];
+    await prompt.note(
+      Object.keys(changed).length > 0 ? "With your changes" : "This project",
+      lines,
+    );
+    const next = await unlessBack(prompt.select("What do you want to do?", [
+      {
+        value: "update",
+        label: Object.keys(changed).length > 0 ? "Update it with these answers" : heading.action,
+      },
+      ...recorded ? [{ value: "change", label: "Change an answer" }] : [],
+      { value: "cancel", label: "Cancel" },
+    ], "update"));
+    if (next === "cancel" || next === undefined) throw new CancelledError();
+    if (next === "update") return changed;
+    const which = await unlessBack(prompt.select(
+      "Which answer?",
+      STEPS.filter((step) => step.id in answers).map((step) => ({
+        value: step.id,
+        label: step.label,
+        hint: step.show(answers),
+      })),
+      STEPS.find((step) => step.id in answers)!.id,
+    ));
+    if (which !== undefined) await unlessBack(walk(prompt, answers, name, new Set([which])));
+  }
+}
+
+/**
+ * A configuration as the questions' answers, or undefined when they cannot hold it: their answers
+ * must make the very same configuration.
+ */
+export function answersOf(config: ScaffoldConfig): Answers | undefined {
+  const [first, second, ...more] = config.transports.map((id) => findTransport(id)!);
+  if (more.length > 0) return undefined;
+  const web = config.bot_type === "web";
+  const answers: Answers = {
+    project_name: config.project_name,
+    bot_type: config.bot_type,
+    ...web ? { client_framework: config.client_framework ?? "none" } : {},
+    ...config.client_framework === "uilib" ? { client_server: config.client_server } : {},
+    transport: first.choice,
+    ...first.direction ? { direction: first.direction } : {},
+    second: second?.choice ?? null,
+    mode: config.mode,
+  };
+  for (const key of ["stt_service", "llm_service", "tts_service", "realtime_service"] as const) {
+    if (config[key] !== null) answers[key] = config[key];
+  }
+  answers.features = FEATURES.filter((feature) =>
+    feature.id === "avatar"
+      ? config.video_service !== null
+      : feature.key && config[feature.key] === true &&
+        !(feature.id === "video_output" && config.video_service !== null)
+  ).map((feature) => feature.id);
+  if (config.video_service !== null) answers.video_service = config.video_service;
+  const made = resolveConfig(flagsOf(answers, config.project_name), config.project_name).config;
+  return JSON.stringify(made) === JSON.stringify(config) ? answers : undefined;
+}
+
+/**
+ * The flags whose values the answers changed. One the new answers no longer give (the
+ * speech-to-text service of a bot gone realtime) is left out: update lets a recorded answer that
+ * does not go with the new ones give way.
+ */
+function changedFlags(before: Answers, after: Answers, name: string): ScaffoldInput {
+  const [from, to] = [flagsOf(before, name), flagsOf(after, name)];
+  return Object.fromEntries(
+    Object.entries(to).filter(([key, value]) =>
+      JSON.stringify(from[key as keyof ScaffoldInput]) !== JSON.stringify(value)
+    ),
+  ) as ScaffoldInput;
 }
 
 /** The question's answer, or undefined when the user pressed Escape to go back. */

@@ -2,7 +2,9 @@
 import { define } from "gunshi";
 import type { Problem } from "../init/config.ts";
 import type { FileChange, UpdateResult } from "../init/update.ts";
-import { MergeConflicts, UpdateAvailable } from "../errors.ts";
+import { CancelledError, MergeConflicts, UpdateAvailable } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { isInteractive } from "./prompt.ts";
 import { relative } from "../paths.ts";
 import { shellQuote } from "../words.ts";
 import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
@@ -16,7 +18,7 @@ export default define({
   description:
     "Bring a scaffolded project to this version of voicebot, or change its answers, and keep every edit you made.\n" +
     "Each file is merged three ways: as voicebot made it (kept in .voicebot/base.json), as it is now, and as this version makes it. Where you and voicebot changed the same lines, the file gets both versions between conflict markers; it exits 8 and lists them.\n" +
-    "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's).",
+    "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's). With no option, on a terminal, it shows the answers, asks whether to change one, and asks before it writes.",
   helpExamples: [
     ["Update the project in this directory to this version", "voicebot update"],
     ["What it would change, as a diff; nothing written", "voicebot update my-bot --dry-run"],
@@ -65,13 +67,22 @@ export default define({
     );
     const dryRun = values["dry-run"] ?? false;
     const check = values.check ?? false;
+    const overwriteGuide = values["overwrite-guide"] ?? false;
+    // With nothing to go on, on a terminal: the answers are shown, and changed by the questions.
+    if (
+      !dryRun && !check && !values.json && Object.keys(flags).length === 0 &&
+      problems.length === 0 && isInteractive()
+    ) {
+      await runInteractive(values.dir, overwriteGuide);
+      return;
+    }
     const { updateProject, changesSomething } = await import("../init/update.ts");
     const result = await updateProject({
       cwd: Deno.cwd(),
       dir: values.dir,
       flags,
       write: !dryRun && !check,
-      overwriteGuide: values["overwrite-guide"] ?? false,
+      overwriteGuide,
       problems,
     });
     const changed = changesSomething(result);
@@ -84,12 +95,51 @@ export default define({
       report(result, dryRun ? "dry-run" : check ? "check" : "write", changed);
     }
     if (check && changed) throw new UpdateAvailable("an update is available.");
-    const conflicted = result.changes.filter((change) => change.outcome === "conflict");
-    if (result.written && conflicted.length > 0) {
-      throw new MergeConflicts(`${conflicted.length} files hold conflicts.`);
-    }
+    refuseToEndCleanly(result);
   },
 });
+
+/** Conflicts written: the exit status says so (8), after the report has named them. */
+function refuseToEndCleanly(result: UpdateResult) {
+  const conflicted = result.changes.filter((change) => change.outcome === "conflict");
+  if (result.written && conflicted.length > 0) {
+    throw new MergeConflicts(`${conflicted.length} files hold conflicts.`);
+  }
+}
+
+/**
+ * On a terminal: the recorded answers, "update to this version" or "change an answer", then what
+ * the update would do, and a confirmation before anything is written.
+ */
+async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
+  const [{ backPrompter: prompt }, { askUpdate }, { updateProject, changesSomething }] =
+    await Promise.all([
+      import("./prompt.ts"),
+      import("./init_wizard.ts"),
+      import("../init/update.ts"),
+    ]);
+  const request = { cwd: Deno.cwd(), dir, flags: {}, write: false, overwriteGuide };
+  const recorded = await updateProject(request);
+  const where = relative(request.cwd, recorded.root) || ".";
+  const flags = await askUpdate(prompt, recorded.config, {
+    dir: where,
+    action: `Update it to voicebot ${VERSION}`,
+  });
+  const plan = Object.keys(flags).length > 0
+    ? await updateProject({ ...request, flags })
+    : recorded;
+  if (!changesSomething(plan)) {
+    reportEnd(plan, "write", false);
+    return;
+  }
+  reportChanges(plan, "What the update does");
+  if (!await prompt.confirm("Write these changes?", { initial: true })) {
+    throw new CancelledError("Cancelled. Nothing written.");
+  }
+  const result = await updateProject({ ...request, flags, write: true });
+  reportEnd(result, "write", changesSomething(result));
+  refuseToEndCleanly(result);
+}
 
 /** What each outcome is called in the report, and what it means when it needs saying. */
 const SAID: Record<FileChange["outcome"], [string, string?]> = {
@@ -103,24 +153,28 @@ const SAID: Record<FileChange["outcome"], [string, string?]> = {
   "kept-yours": ["kept", "yours: this version of voicebot has a file here too, not written"],
 };
 
+/** What was done, or would be: the changes, then how the run ended. */
 function report(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
+  if (changed) reportChanges(result, mode === "write" ? "Update" : "What an update does");
+  reportEnd(result, mode, changed);
+}
+
+/** The answers and files the update changes, and what the user should know about them. */
+function reportChanges(result: UpdateResult, heading: string) {
   const where = relative(Deno.cwd(), result.root) || ".";
-  const place = where === "." ? "this directory" : where;
   const made = result.from.version ?? "an earlier version";
-  if (!changed) {
-    printSuccess(
-      `Nothing to update in ${place}: it is as voicebot ${result.to.version} makes it from its answers, with your edits.`,
-    );
-    reportGuides(result, where);
-    return;
-  }
   printNote(
-    `${mode === "write" ? "Update" : "What an update does"} in ${place}: voicebot ${
+    `${heading} in ${placeOf(result)}: voicebot ${
       result.from.version === result.to.version ? made : `${made} to ${result.to.version}`
     }.`,
   );
   for (const { key, from, to } of result.answers) {
     printNote(`  answer ${key}: ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
+  }
+  if (result.dropped.length > 0) {
+    printNote(
+      `  (recorded answers that do not go with those given give way: ${result.dropped.join(", ")})`,
+    );
   }
   if (result.base === "unknown") {
     printWarning(
@@ -144,8 +198,19 @@ function report(result: UpdateResult, mode: "dry-run" | "check" | "write", chang
     );
   }
   reportGuides(result, where);
+}
+
+/** The last line: nothing to do, nothing written, written, or written with conflicts. */
+function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
+  const where = relative(Deno.cwd(), result.root) || ".";
+  const place = placeOf(result);
   const conflicted = result.changes.filter((change) => change.outcome === "conflict");
-  if (mode === "dry-run") printNote("Nothing written (--dry-run).");
+  if (!changed) {
+    printSuccess(
+      `Nothing to update in ${place}: it is as voicebot ${result.to.version} makes it from its answers, with your edits.`,
+    );
+    reportGuides(result, where);
+  } else if (mode === "dry-run") printNote("Nothing written (--dry-run).");
   else if (mode === "check") {
     printNote(`Nothing written (--check); \`voicebot update ${shellQuote(where)}\` does it.`);
   } else if (conflicted.length === 0) printSuccess(`Updated ${place}.`);
@@ -156,6 +221,12 @@ function report(result: UpdateResult, mode: "dry-run" | "check" | "write", chang
       }: in each, keep the lines you want between \`<<<<<<< yours\` and \`>>>>>>> voicebot ${result.to.version}\`, delete the marker lines, then run update again.`,
     );
   }
+}
+
+/** The project's directory as the user reads it: relative to where they are. */
+function placeOf(result: UpdateResult): string {
+  const where = relative(Deno.cwd(), result.root) || ".";
+  return where === "." ? "this directory" : where;
 }
 
 /** Guides an update left as they were, though a newer template exists. */
@@ -194,6 +265,7 @@ function asJson(result: UpdateResult, diff?: { path: string; diff: string }[]) {
     from: result.from,
     to: result.to,
     answers: result.answers,
+    dropped: result.dropped,
     base: result.base,
     files: result.changes.map(({ path, outcome, conflicts }) => ({
       path,

@@ -10,6 +10,7 @@ import {
   CONFIG_KEYS,
   type ConfigKey,
   type Problem,
+  resolveConfig,
   type ScaffoldConfig,
   type ScaffoldInput,
 } from "./config.ts";
@@ -80,10 +81,14 @@ export interface AnswerChange {
 
 export interface UpdateResult {
   readonly root: string;
+  /** The answers the project is made with now. */
+  readonly config: ScaffoldConfig;
   /** The voicebot that made the project (null: its record predates the version) and its Pipecat. */
   readonly from: { readonly version: string | null; readonly pipecat: string | null };
   readonly to: { readonly version: string; readonly pipecat: string | null };
   readonly answers: readonly AnswerChange[];
+  /** Recorded answers that the ones given made invalid, so they gave way (re-inferred or unset). */
+  readonly dropped: readonly ConfigKey[];
   /**
    * Where the merge base came from: the project's BASE; rendered from the record (made by this very
    * version, BASE missing); or unknown (a project made before BASE existed: two-way merges).
@@ -128,11 +133,8 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
       { hint: "update voicebot itself first, then the project." },
     );
   }
-  const { config } = resolveOrThrow(
-    { ...recorded.input, ...request.flags },
-    request.problems ?? [],
-    recorded.config.project_name,
-  );
+  const { input, dropped } = answersWith(recorded, request.flags);
+  const { config } = resolveOrThrow(input, request.problems ?? [], recorded.config.project_name);
 
   const plan = planProject(config);
   const theirs = new Map(
@@ -177,12 +179,14 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const baseChanged = readOrNull(root, BASE) !== newBase.content;
   const result = {
     root,
+    config,
     from: {
       version: recorded.version ?? null,
       pipecat: pipecatOf(base?.["server/pyproject.toml"]),
     },
     to: { version: VERSION, pipecat: pipecatOf(theirs.get("server/pyproject.toml")?.content) },
     answers: answerChanges(recorded.config, config),
+    dropped,
     base: source,
     changes,
     baseChanged,
@@ -217,6 +221,39 @@ async function readRecord(root: string): Promise<Recorded> {
     hint: `fix it (\`voicebot init --config ${path} --dry-run\` checks it), then update again.`,
   });
   return { input: parsed.input, config, version: parsed.version };
+}
+
+/**
+ * The answers to make the project with: the recorded ones, overridden by those given, as flags
+ * override `--config` in init, but for two things a record cannot say. An answer voicebot
+ * inferred (the bot type from the transports, a default) is inferred again from the new answers,
+ * not held at its old value. And a recorded answer that the given ones make invalid (the
+ * speech-to-text service of a project that goes realtime) gives way, and is named (`dropped`).
+ */
+function answersWith(
+  recorded: Recorded,
+  flags: ScaffoldInput,
+): { input: ScaffoldInput; dropped: ConfigKey[] } {
+  if (Object.keys(flags).length === 0) return { input: recorded.input, dropped: [] };
+  const name = recorded.config.project_name;
+  const same = (input: ScaffoldInput) =>
+    JSON.stringify(resolveConfig(input, name).config) === JSON.stringify(recorded.config);
+  const without = (input: ScaffoldInput, keys: readonly string[]) =>
+    Object.fromEntries(Object.entries(input).filter(([key]) => !keys.includes(key)));
+  const inferred = Object.keys(recorded.input).filter((key) =>
+    key !== "project_name" && same(without(recorded.input, [key]))
+  );
+  const kept = same(without(recorded.input, inferred))
+    ? without(recorded.input, inferred)
+    : recorded.input;
+  const { problems } = resolveConfig({ ...kept, ...flags }, name);
+  const dropped = [
+    ...new Set(
+      problems.filter((p) => !p.missing && p.key && p.key in kept && !(p.key in flags))
+        .map((p) => p.key as ConfigKey),
+    ),
+  ];
+  return { input: { ...without(kept, dropped), ...flags }, dropped };
 }
 
 /**
