@@ -129,3 +129,14 @@ export async function cloneOfThisRepository(target: string) {
   }
   await new Deno.Command("git", { args: ["init", "-q"], cwd: target }).output();
 }
+
+/**
+ * Runs the CLI as a user whom a directory's mode keeps out. Root writes anywhere (its
+ * capabilities override the mode), so as root it runs under setpriv without those capabilities.
+ */
+export function unprivileged(cwd: string): RunOptions {
+  const under = Deno.uid() === 0
+    ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+    : [];
+  return { cwd, under };
+}

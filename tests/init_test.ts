@@ -5,9 +5,9 @@ import {
   type CliResult,
   exists,
   listFiles,
-  type RunOptions,
   snapshot,
   tempDir,
+  unprivileged,
   voicebot,
 } from "./helpers.ts";
 import { skipped } from "./skips.ts";
@@ -804,17 +804,6 @@ Deno.test("a target that is a file is refused, by a dry run as by a real run", a
   }
   assert.equal(await Deno.readTextFile(join(dir.path, "bot")), "not a directory\n");
 });
-
-/**
- * Runs the CLI as a user whom a directory's mode keeps out. Root writes anywhere (its
- * capabilities override the mode), so as root it runs under setpriv without those capabilities.
- */
-function unprivileged(cwd: string): RunOptions {
-  const under = Deno.uid() === 0
-    ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
-    : [];
-  return { cwd, under };
-}
 
 /**
  * A refused write (or read) as a user sees it: exit 1, `error: <message>` naming the directories

@@ -6,7 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { cloneOfThisRepository, DENO_DIR, exists, snapshot, tempDir, voicebot } from "./helpers.ts";
+import {
+  cloneOfThisRepository,
+  DENO_DIR,
+  exists,
+  snapshot,
+  tempDir,
+  unprivileged,
+  voicebot,
+} from "./helpers.ts";
+import { skipped } from "./skips.ts";
 import { ruffProblems } from "./ruff.ts";
 import { VERSION } from "../src/version.ts";
 
@@ -209,6 +218,31 @@ Deno.test("every problem of the changed answers at once, exit 2, nothing written
   assert.deepEqual(await snapshot(root), before);
 });
 
+Deno.test({
+  name: "an update the file system stops part-way leaves the project as it was",
+  ignore: skipped("setpriv"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const root = await made(dir.path);
+    await append(root, "server/bot.py", "# mine\n");
+    const before = await snapshot(root);
+    // README.md is put in place first; server/, which cannot be written, stops the rest.
+    await Deno.chmod(join(root, "server"), 0o555);
+    let run;
+    try {
+      run = await voicebot(["update", "--tts", "kokoro_tts"], unprivileged(root));
+    } finally {
+      await Deno.chmod(join(root, "server"), 0o755);
+    }
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      new RegExp(`cannot write in ${root}/server: permission denied; nothing was written\\.`),
+    );
+    assert.deepEqual(await snapshot(root), before);
+  },
+});
+
 Deno.test("outside a scaffolded project, update says where it looked, exit 4", async () => {
   await using dir = await tempDir();
   const run = await voicebot(["update"], { cwd: dir.path });
@@ -228,7 +262,7 @@ Deno.test("a project whose record predates the kept base: differences become con
 
   const run = await voicebot(["update"], { cwd: root });
   assert.equal(run.code, 8, run.stderr);
-  assert.match(run.stderr, /predates the copy of what voicebot made/);
+  assert.match(run.stderr, /no copy of the files as voicebot made them/);
   const bot = await read(root, "server/bot.py");
   assert.match(bot, /^<<<<<<< yours\n# mine\n=======\n>>>>>>> voicebot \S+\n$/m);
   assert.equal(await read(root, "README.md"), readme, "an untouched file is left as it is");

@@ -1,6 +1,6 @@
 /** `voicebot init`: parse the flags, call the init core, report what it did. */
 import { define } from "gunshi";
-import type { Problem, ScaffoldConfig } from "../init/config.ts";
+import type { ScaffoldConfig } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -9,7 +9,7 @@ import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
 
-import { SCAFFOLD_ARGS, scaffoldFlags, text } from "./scaffold_options.ts";
+import { givenAnswers, SCAFFOLD_ARGS, text } from "./scaffold_options.ts";
 
 export default define({
   name: "init",
@@ -76,16 +76,7 @@ export default define({
       return;
     }
     // What is wrong here is reported by the core, with every other problem of the run.
-    const problems: Problem[] = [];
-    const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
-    if (extra.length > 0) {
-      problems.push({
-        field: `unexpected argument${extra.length === 1 ? "" : "s"}`,
-        message: `${extra.join(" ")} (init takes one directory; options start with --)`,
-      });
-    }
-    const flags = scaffoldFlags(values, problems);
-    const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+    const { flags: given, problems } = givenAnswers("init", ctx);
     const scaffolding = Object.keys(given).length > 0 || values.config !== undefined ||
       values.dir === "quickstart";
     if (values["coding-agent"] && scaffolding) {

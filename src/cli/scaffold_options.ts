@@ -64,10 +64,33 @@ type ScaffoldValues = {
 };
 
 /**
+ * What `init` or `update` (`command`, which takes one directory) was given: the answers its
+ * options set, those given only, and what is wrong with its command line (words after the
+ * directory, options that disagree), to be reported with every other problem of the run.
+ */
+export function givenAnswers(
+  command: string,
+  ctx: { positionals: readonly string[]; commandPath: readonly string[]; values: ScaffoldValues },
+): { flags: ScaffoldInput; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
+  if (extra.length > 0) {
+    problems.push({
+      field: `unexpected argument${extra.length === 1 ? "" : "s"}`,
+      message: `${extra.join(" ")} (${command} takes one directory; options start with --)`,
+    });
+  }
+  const flags = Object.fromEntries(
+    Object.entries(scaffoldFlags(ctx.values, problems)).filter(([, value]) => value !== undefined),
+  );
+  return { flags, problems };
+}
+
+/**
  * The answers the options give, a key for each (undefined where not given); what is wrong with
  * them together (`--enable-denoise` and `--enable-krisp` that disagree) goes in `problems`.
  */
-export function scaffoldFlags(values: ScaffoldValues, problems: Problem[]): ScaffoldInput {
+function scaffoldFlags(values: ScaffoldValues, problems: Problem[]): ScaffoldInput {
   const denoise = values["enable-denoise"] ?? values["enable-krisp"];
   if (values["enable-krisp"] !== undefined && values["enable-krisp"] !== denoise) {
     problems.push({

@@ -1,6 +1,5 @@
 /** `voicebot update`: parse the flags, call the update core, report what it did or would do. */
 import { define } from "gunshi";
-import type { Problem } from "../init/config.ts";
 import type { FileChange, UpdateResult } from "../init/update.ts";
 import { CancelledError, MergeConflicts, UpdateAvailable } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -8,7 +7,7 @@ import { isInteractive } from "./prompt.ts";
 import { relative } from "../paths.ts";
 import { shellQuote } from "../words.ts";
 import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
-import { SCAFFOLD_ARGS, scaffoldFlags } from "./scaffold_options.ts";
+import { givenAnswers, SCAFFOLD_ARGS } from "./scaffold_options.ts";
 
 /** Where Pipecat says what changed in each release, for the user's own code. */
 const PIPECAT_CHANGES = "https://github.com/pipecat-ai/pipecat/blob/main/CHANGELOG.md";
@@ -54,17 +53,7 @@ export default define({
   },
   run: async (ctx) => {
     const values = ctx.values;
-    const problems: Problem[] = [];
-    const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
-    if (extra.length > 0) {
-      problems.push({
-        field: `unexpected argument${extra.length === 1 ? "" : "s"}`,
-        message: `${extra.join(" ")} (update takes one directory; options start with --)`,
-      });
-    }
-    const flags = Object.fromEntries(
-      Object.entries(scaffoldFlags(values, problems)).filter(([, value]) => value !== undefined),
-    );
+    const { flags, problems } = givenAnswers("update", ctx);
     const dryRun = values["dry-run"] ?? false;
     const check = values.check ?? false;
     const overwriteGuide = values["overwrite-guide"] ?? false;
@@ -178,10 +167,11 @@ function reportChanges(result: UpdateResult, heading: string) {
   }
   if (result.base === "unknown") {
     printWarning(
-      "this project's record predates the copy of what voicebot made (.voicebot/base.json), so " +
-        "your edits cannot be told from voicebot's changes: where a file differs from what this " +
-        "version makes, both versions are kept between conflict markers for you to settle. The " +
-        "next update merges three ways.",
+      "this project has no copy of the files as voicebot made them (.voicebot/base.json: " +
+        "made before update existed, or removed or damaged since), so your edits cannot be told " +
+        "from voicebot's changes: where a file differs from what this version makes, both " +
+        "versions are kept between conflict markers for you to settle. The next update merges " +
+        "three ways.",
     );
   }
   const width = Math.max(0, ...result.changes.map((change) => SAID[change.outcome][0].length));
