@@ -16,7 +16,7 @@ export const ExitCode = {
   ProvisioningFailed: 6,
   /** `update --check`: an update would change the project (nothing was written). */
   UpdateAvailable: 7,
-  /** `update`: written, with conflicts in the files it lists, for the user to settle. */
+  /** `update`: written with conflicts in the files it lists, for the user to settle (--dry-run: it would be). */
   MergeConflicts: 8,
   /** `cloud secrets run`: the command was found but could not be started (as a shell's 126). */
   CommandNotExecutable: 126,

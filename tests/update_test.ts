@@ -117,6 +117,13 @@ Deno.test("the same lines changed by the user and by an answer: conflict markers
   const mine = '    tts = CartesiaTTSService(api_key=os.environ["CARTESIA_API_KEY"])\n';
   await write(root, "server/bot.py", bot.replace(cartesia, mine));
 
+  // A dry run ends as the real run will: 8, the conflict named, nothing written.
+  const unchanged = await snapshot(root);
+  const dryRun = await voicebot(["update", "--tts", "kokoro_tts", "--dry-run"], { cwd: root });
+  assert.equal(dryRun.code, 8, dryRun.stderr);
+  assert.match(dryRun.stderr, /the update would leave conflicts in server\/bot\.py/);
+  assert.deepEqual(await snapshot(root), unchanged);
+
   const run = await voicebot(["update", "--tts", "kokoro_tts"], { cwd: root });
   assert.equal(run.code, 8, run.stderr);
   assert.match(run.stderr, /CONFLICT\s+server\/bot\.py \(1 place\)/);

@@ -84,16 +84,15 @@ export default define({
       report(result, dryRun ? "dry-run" : check ? "check" : "write", changed);
     }
     if (check && changed) throw new UpdateAvailable("an update is available.");
-    refuseToEndCleanly(result);
+    // A dry run ends as the real run would: with conflicts, 8.
+    if (!check) exitWithConflicts(result);
   },
 });
 
-/** Conflicts written: the exit status says so (8), after the report has named them. */
-function refuseToEndCleanly(result: UpdateResult) {
+/** Conflicts written (or, in a dry run, to be): the exit status says so (8), the report named them. */
+function exitWithConflicts(result: UpdateResult) {
   const conflicted = result.changes.filter((change) => change.outcome === "conflict");
-  if (result.written && conflicted.length > 0) {
-    throw new MergeConflicts(`${conflicted.length} files hold conflicts.`);
-  }
+  if (conflicted.length > 0) throw new MergeConflicts(`${conflicted.length} files hold conflicts.`);
 }
 
 /**
@@ -127,7 +126,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   }
   const result = await updateProject({ ...request, flags, write: true });
   reportEnd(result, "write", changesSomething(result));
-  refuseToEndCleanly(result);
+  exitWithConflicts(result);
 }
 
 /** What each outcome is called in the report, and what it means when it needs saying. */
@@ -200,8 +199,15 @@ function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", ch
       `Nothing to update in ${place}: it is as voicebot ${result.to.version} makes it from its answers, with your edits.`,
     );
     reportGuides(result, where);
-  } else if (mode === "dry-run") printNote("Nothing written (--dry-run).");
-  else if (mode === "check") {
+  } else if (mode === "dry-run") {
+    printNote(
+      conflicted.length > 0
+        ? `Nothing written (--dry-run); the update would leave conflicts in ${
+          conflicted.map((c) => c.path).join(", ")
+        }.`
+        : "Nothing written (--dry-run).",
+    );
+  } else if (mode === "check") {
     printNote(`Nothing written (--check); \`voicebot update ${shellQuote(where)}\` does it.`);
   } else if (conflicted.length === 0) printSuccess(`Updated ${place}.`);
   else {
