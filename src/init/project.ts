@@ -145,6 +145,7 @@ export function parseBase(text: string): Base | undefined {
   }
   const { voicebot_version: version, files } = (data ?? {}) as Record<string, unknown>;
   if (typeof version !== "string" || typeof files !== "object" || files === null) return undefined;
+  if (Array.isArray(files)) return undefined;
   const entries = Object.entries(files);
   if (!entries.every(([, content]) => typeof content === "string")) return undefined;
   return { version, files: Object.fromEntries(entries) as Record<string, string> };
