@@ -108,9 +108,8 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     ]);
   const request = { cwd: Deno.cwd(), dir, flags: {}, write: false, overwriteGuide };
   const recorded = await updateProject(request);
-  const where = relative(request.cwd, recorded.root) || ".";
   const flags = await askUpdate(prompt, recorded.config, {
-    dir: where,
+    dir: whereOf(recorded),
     action: `Update it to voicebot ${VERSION}`,
   });
   const plan = Object.keys(flags).length > 0
@@ -149,7 +148,6 @@ function report(result: UpdateResult, mode: "dry-run" | "check" | "write", chang
 
 /** The answers and files the update changes, and what the user should know about them. */
 function reportChanges(result: UpdateResult, heading: string) {
-  const where = relative(Deno.cwd(), result.root) || ".";
   const made = result.from.version ?? "an earlier version";
   printNote(
     `${heading} in ${placeOf(result)}: voicebot ${
@@ -186,19 +184,18 @@ function reportChanges(result: UpdateResult, heading: string) {
       `Pipecat moves from ${result.from.pipecat} to ${result.to.pipecat}. What changed, for the code you wrote yourself: ${PIPECAT_CHANGES}`,
     );
   }
-  reportGuides(result, where);
+  reportGuides(result);
 }
 
 /** The last line: nothing to do, nothing written, written, or written with conflicts. */
 function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
-  const where = relative(Deno.cwd(), result.root) || ".";
   const place = placeOf(result);
   const conflicted = result.changes.filter((change) => change.outcome === "conflict");
   if (!changed) {
     printSuccess(
       `Nothing to update in ${place}: it is as voicebot ${result.to.version} makes it from its answers, with your edits.`,
     );
-    reportGuides(result, where);
+    reportGuides(result);
   } else if (mode === "dry-run") {
     printNote(
       conflicted.length > 0
@@ -208,7 +205,9 @@ function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", ch
         : "Nothing written (--dry-run).",
     );
   } else if (mode === "check") {
-    printNote(`Nothing written (--check); \`voicebot update ${shellQuote(where)}\` does it.`);
+    printNote(
+      `Nothing written (--check); \`voicebot update ${shellQuote(whereOf(result))}\` does it.`,
+    );
   } else if (conflicted.length === 0) printSuccess(`Updated ${place}.`);
   else {
     printWarning(
@@ -219,20 +218,25 @@ function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", ch
   }
 }
 
-/** The project's directory as the user reads it: relative to where they are. */
+/** The project's directory as the user types it: relative to where they are. */
+function whereOf(result: UpdateResult): string {
+  return relative(Deno.cwd(), result.root) || ".";
+}
+
+/** The same, as a sentence names it. */
 function placeOf(result: UpdateResult): string {
-  const where = relative(Deno.cwd(), result.root) || ".";
+  const where = whereOf(result);
   return where === "." ? "this directory" : where;
 }
 
 /** Guides an update left as they were, though a newer template exists. */
-function reportGuides(result: UpdateResult, where: string) {
+function reportGuides(result: UpdateResult) {
   const older = result.kept.filter((guide) => guide.age === "older").map((guide) => guide.path);
   if (older.length === 0) return;
   printNote(
     `${older.join(" and ")} came from an older voicebot and ${
       older.length === 1 ? "is" : "are"
-    } kept; \`voicebot update ${shellQuote(where)} --overwrite-guide\` rewrites ${
+    } kept; \`voicebot update ${shellQuote(whereOf(result))} --overwrite-guide\` rewrites ${
       older.length === 1 ? "it" : "them"
     }.`,
   );

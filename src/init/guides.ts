@@ -7,7 +7,7 @@
  */
 import { join } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import type { PlannedFile } from "./writer.ts";
+import { type PlannedFile, readIfExists } from "./writer.ts";
 
 /** The coding-agent path's guides, or a scaffolded project's own. */
 export type GuideKind = "agent" | "project";
@@ -109,15 +109,6 @@ export function sortGuides(
 }
 
 const AGE = ["older", null, "newer"] as const;
-
-function readIfExists(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path); // sync: an async call costs a trip through Deno's thread pool
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
 
 /** Compares `major.minor.patch` versions numerically; a pre-release suffix is ignored. */
 export function compareVersions(a: string, b: string): number {

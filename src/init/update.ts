@@ -26,7 +26,7 @@ import {
   planProjectGuides,
   RECORD,
 } from "./project.ts";
-import { type PlannedFile, plannedFile, writeAll } from "./writer.ts";
+import { type PlannedFile, plannedFile, readIfExists, writeAll } from "./writer.ts";
 
 export interface UpdateRequest {
   readonly cwd: string;
@@ -141,7 +141,7 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
     plan.files.filter((file) => file.path !== RECORD && file.path !== BASE)
       .map((file) => [file.path, file]),
   );
-  const { base, source } = await reading(root, () => baseOf(root, recorded));
+  const { base, source, text: baseBefore } = await reading(root, () => baseOf(root, recorded));
   const paths = [...new Set([...Object.keys(base ?? {}), ...theirs.keys()])].sort();
   const onDisk = await reading(
     root,
@@ -170,13 +170,12 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   }
   // The record is voicebot's: it takes the answers and the version as they are now.
   const record = plan.files.find((file) => file.path === RECORD)!.content;
-  const recordBefore = readOrNull(root, RECORD);
-  if (recordBefore !== record) {
-    changes.push({ path: RECORD, outcome: "updated", before: recordBefore, after: record });
+  if (recorded.text !== record) {
+    changes.push({ path: RECORD, outcome: "updated", before: recorded.text, after: record });
   }
   changes.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const newBase = plan.files.find((file) => file.path === BASE)!;
-  const baseChanged = readOrNull(root, BASE) !== newBase.content;
+  const baseChanged = baseBefore !== newBase.content;
   const result = {
     root,
     config,
@@ -206,6 +205,8 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
 
 /** The record's answers, resolved, and the version that wrote it. */
 interface Recorded {
+  /** The record's text, as it is on disk. */
+  readonly text: string;
   readonly input: ScaffoldInput;
   readonly config: ScaffoldConfig;
   readonly version?: string;
@@ -214,13 +215,14 @@ interface Recorded {
 async function readRecord(root: string): Promise<Recorded> {
   const path = join(root, RECORD);
   const { parseConfigFile } = await import("./config_file.ts");
-  const parsed = parseConfigFile(Deno.readTextFileSync(path), path);
+  const text = Deno.readTextFileSync(path);
+  const parsed = parseConfigFile(text, path);
   const { config } = resolveOrThrow(parsed.input, parsed.problems, basename(root), {
     unknownInput: parsed.unreadable,
     message: `${path}, the record of how this project was made, is not a valid configuration`,
     hint: `fix it (\`voicebot init --config ${path} --dry-run\` checks it), then update again.`,
   });
-  return { input: parsed.input, config, version: parsed.version };
+  return { text, input: parsed.input, config, version: parsed.version };
 }
 
 /**
@@ -258,24 +260,26 @@ function answersWith(
 
 /**
  * The merge base: what the project was made as. The copy the project keeps; else, for a project
- * this very version made, its render of the recorded answers; else unknown.
+ * this very version made, its render of the recorded answers; else unknown. `text` is BASE as it
+ * is on disk.
  */
 function baseOf(
   root: string,
   recorded: Recorded,
-): { base: Base["files"] | undefined; source: UpdateResult["base"] } {
+): { base: Base["files"] | undefined; source: UpdateResult["base"]; text: string | null } {
   const text = readOrNull(root, BASE);
   const kept = text === null ? undefined : parseBase(text);
-  if (kept) return { base: kept.files, source: "kept" };
+  if (kept) return { base: kept.files, source: "kept", text };
   if (text === null && recorded.version === VERSION) {
     const files = planProject(recorded.config).files
       .filter((file) => file.path !== RECORD && file.path !== BASE);
     return {
       base: Object.fromEntries(files.map((file) => [file.path, file.content])),
       source: "rendered",
+      text,
     };
   }
-  return { base: undefined, source: "unknown" };
+  return { base: undefined, source: "unknown", text };
 }
 
 /**
@@ -348,11 +352,7 @@ function pipecatOf(pyproject: string | undefined): string | null {
   return pyproject?.match(/"pipecat-ai(?:\[[^\]]*\])?>=([0-9][0-9A-Za-z.]*)/)?.[1] ?? null;
 }
 
+/** The text of the file at `path` in the project, or null when there is none. */
 function readOrNull(root: string, path: string): string | null {
-  try {
-    return Deno.readTextFileSync(join(root, path)); // sync: a project is a few dozen small files
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
+  return readIfExists(join(root, path));
 }

@@ -304,6 +304,16 @@ async function rollBack(
   return left;
 }
 
+/** The file's text, or null when there is none. */
+export function readIfExists(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path); // sync: an async call costs a trip through Deno's thread pool
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
 function statOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
