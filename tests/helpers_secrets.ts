@@ -4,22 +4,29 @@
  * one test, a transcript of every byte the CLI printed (for the leak check), and a tmux session
  * for what needs a real terminal.
  */
+import assert from "node:assert/strict";
 import { join } from "pathe";
 import { createApiKey } from "../src/server/serve.ts";
 import type { CliResult } from "./helpers.ts";
 import {
   api,
   type Backend,
+  databaseArgs,
   type JsonBody,
   MASTER_KEY,
   type SpawnedServer,
   spawnServer,
+  withDeadline,
 } from "./helpers_server.ts";
 import { DENO_DIR, ENTRY, tempDir } from "./helpers.ts";
 
-/** This process's environment without VOICEBOT_* (so that the tests decide those), plus `env`. */
+/**
+ * This process's environment without VOICEBOT_* and PYTHONUNBUFFERED (which `secrets run` sets
+ * itself), so that the tests decide those, plus `env`.
+ */
 function cleanEnv(env: Record<string, string>): Record<string, string> {
-  const inherited = Object.entries(Deno.env.toObject()).filter(([k]) => !k.startsWith("VOICEBOT_"));
+  const inherited = Object.entries(Deno.env.toObject())
+    .filter(([k]) => !k.startsWith("VOICEBOT_") && k !== "PYTHONUNBUFFERED");
   // Deno's cache stays the run's own although HOME changes: no download per test.
   return { ...Object.fromEntries(inherited), DENO_DIR, ...env };
 }
@@ -126,6 +133,96 @@ export async function runCli(
   };
   transcript.push(result.stdout, result.stderr);
   return result;
+}
+
+/** A runtime key for `sets`, made as an operator would, with `cloud serve create-key`. */
+export async function runtimeKey(session: Session, sets: string[], extra: string[] = []) {
+  const { args, env } = databaseArgs(session.database);
+  const result = await session.run([
+    "cloud",
+    "serve",
+    "create-key",
+    "-o",
+    "default",
+    "--runtime",
+    ...sets.flatMap((set) => ["--set", set]),
+    ...args,
+    ...extra,
+  ], { env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^vb_rk_\S+\n$/);
+  return result.stdout.trim();
+}
+
+/** A CLI run that goes on while the test watches its output, line by line. */
+export interface RunningCli extends AsyncDisposable {
+  child: Deno.ChildProcess;
+  /** Every line of stdout so far. */
+  lines: string[];
+  /** Everything on stderr so far. */
+  stderr(): string;
+  /** The first line of stdout from `from` on that matches, within `ms`; its index too. */
+  line(pattern: RegExp, from?: number, ms?: number): Promise<{ text: string; index: number }>;
+  /** Its exit status, within `ms` (then it is killed and the wait fails). */
+  status(ms?: number): Promise<number>;
+}
+
+/** Starts the CLI as runCli does, without waiting for it; its output joins the transcript. */
+export function startCli(args: string[], env: Record<string, string>): RunningCli {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: cleanEnv(env),
+  }).spawn();
+  const lines: string[] = [];
+  let partial = "";
+  let stderr = "";
+  // Both pipes drained all along, so that it never blocks on a full pipe.
+  const stdoutDone = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({
+      write(chunk) {
+        const parts = (partial + chunk).split("\n");
+        partial = parts.pop()!;
+        lines.push(...parts);
+      },
+    }),
+  );
+  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+  );
+  const ended = child.status.then(async ({ code }) => {
+    await Promise.all([stdoutDone, stderrDone]);
+    transcript.push([...lines, partial].join("\n"), stderr);
+    return code;
+  });
+  const kill = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // It has ended.
+    }
+  };
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    line: (pattern, from = 0, ms = 20_000) =>
+      waitFor(`a line matching ${pattern}`, () => {
+        const index = lines.findIndex((text, i) => i >= from && pattern.test(text));
+        return index < 0 ? undefined : { text: lines[index], index };
+      }, ms).catch((error) => {
+        throw new Error(`${error.message}\nstdout:\n${lines.join("\n")}\nstderr:\n${stderr}`);
+      }),
+    status: (ms = 20_000) =>
+      withDeadline(ended, ms).catch((error) => (kill(), Promise.reject(error))),
+    async [Symbol.asyncDispose]() {
+      kill();
+      await ended;
+    },
+  };
 }
 
 /** Polls `check` every 100 ms until it returns a value, for at most `ms`; then throws `what`. */

@@ -285,3 +285,56 @@ backendTest("storage: a runtime key binds existing secret sets only, and lists t
   assert.equal(record?.kind, "runtime");
   assert.equal(record?.expiresAt, expiresAt);
 });
+
+backendTest(
+  "a runtime read carries an ETag: If-None-Match gets 304 (no values, no audit event) until a value changes",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await writeReady(t, "bot", { A: "first-value", B: "b-value" });
+    const key = await addRuntimeKey(t.storage, "acme", ["bot"]);
+    const auditReads = async () =>
+      (await t.json("GET", "/v1/audit")).body.events
+        .filter((event: JsonBody) => event.action === "runtime.read").length;
+
+    const first = await read(t, key, "bot");
+    assertStatus(first, 200);
+    const tag = first.response.headers.get("etag")!;
+    assert.match(tag, /^"[A-Za-z0-9_-]{27}"$/);
+    assert.equal(await auditReads(), 1);
+
+    for (const header of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
+      const again = await t.call("GET", "/v1/runtime/secrets/bot", {
+        key,
+        headers: { "if-none-match": header },
+      });
+      assert.equal(again.status, 304, header);
+      assert.equal(await again.text(), "");
+      assert.equal(again.headers.get("etag"), tag);
+      assert.equal(again.headers.get("cache-control"), "no-store");
+    }
+    assert.equal(await auditReads(), 1, "a 304 sends no value, and records no read");
+
+    // The same values written again: the tag stays. A changed value: a new tag, and the values.
+    await writeReady(t, "bot", { A: "first-value" });
+    assert.equal((await read(t, key, "bot")).response.headers.get("etag"), tag);
+    await writeReady(t, "bot", { A: "second-value" });
+    const changed = await t.json("GET", "/v1/runtime/secrets/bot", {
+      key,
+      headers: { "if-none-match": tag },
+    });
+    assertStatus(changed, 200);
+    assert.notEqual(changed.response.headers.get("etag"), tag);
+    assert.deepEqual(
+      changed.body.secrets.find((s: JsonBody) => s.secretKey === "A").secretValue,
+      "second-value",
+    );
+    // No tag is given to a key that may not read the set, nor for a set that is not ready.
+    const other = await addRuntimeKey(t.storage, "acme", []);
+    const refused = await t.call("GET", "/v1/runtime/secrets/bot", {
+      key: other,
+      headers: { "if-none-match": "*" },
+    });
+    assert.equal(refused.status, 404);
+    assert.equal(refused.headers.get("etag"), null);
+  },
+);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "pathe";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import { type Backend, backendTest, databaseArgs, withDeadline } from "./helpers_server.ts";
-import { type Session, startSession, transcript } from "./helpers_secrets.ts";
+import { runtimeKey, type Session, startSession, transcript } from "./helpers_secrets.ts";
 import { DENO_DIR, ENTRY, listFiles } from "./helpers.ts";
 import { pythonWithDotenv } from "./skips.ts";
 
@@ -35,25 +35,6 @@ const written: string[] = Object.values(VALUES);
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return new Uint8Array(digest).toHex();
-}
-
-/** A runtime key for `sets`, made as an operator would, with `cloud serve create-key`. */
-async function runtimeKey(session: Session, sets: string[], extra: string[] = []) {
-  const { args, env } = databaseArgs(session.database);
-  const result = await session.run([
-    "cloud",
-    "serve",
-    "create-key",
-    "-o",
-    "default",
-    "--runtime",
-    ...sets.flatMap((set) => ["--set", set]),
-    ...args,
-    ...extra,
-  ], { env });
-  assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^vb_rk_\S+\n$/);
-  return result.stdout.trim();
 }
 
 /** `voicebot cloud secrets run ARGS` with the runtime key and the server's URL in the environment. */

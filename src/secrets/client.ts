@@ -94,7 +94,14 @@ export type PutBody = RegularSecretsRequest | ImagePullSecretRequest | PutSecret
 
 /** A runtime read: the set's values, or why they cannot be read yet. */
 export type RuntimeRead =
-  | { ready: true; name: string; region: string; secrets: [string, string][] }
+  | {
+    ready: true;
+    name: string;
+    region: string;
+    secrets: [string, string][];
+    /** The answer's ETag, for asking later whether the set changed (`readRuntimeSetIfChanged`). */
+    tag?: string;
+  }
   | {
     ready: false;
     status: NotReadyResponse["status"];
@@ -102,6 +109,12 @@ export type RuntimeRead =
     /** The server's Retry-After, when it sent one. */
     retryAfterMs?: number;
   };
+
+/** What `readRuntimeSetIfChanged` answers for a set that is as it was. */
+export const UNCHANGED = Symbol("unchanged");
+
+/** A 304: the entity named by If-None-Match is unchanged. */
+class NotModified extends Error {}
 
 /** A 409 NOT_READY: what the runtime route says of a set that is pending or failed. */
 class NotReady extends ConflictError {
@@ -144,6 +157,8 @@ export interface ClientOptions {
   loginHint?: string;
   /** Allow http:// to a host other than loopback, where the key would travel unencrypted. */
   insecure?: boolean;
+  /** Ends every request in flight, and every one after: for a client no longer needed. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -199,6 +214,7 @@ export class SecretsClient {
   readonly #attempts: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #loginHint: string;
+  readonly #signal: AbortSignal | undefined;
   /** From the last answer's Voicebot-Extensions header. */
   #extensions = new Set<string>();
 
@@ -211,6 +227,7 @@ export class SecretsClient {
     this.#attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#loginHint = options.loginHint ?? "log in with `voicebot cloud auth login`.";
+    this.#signal = options.signal;
   }
 
   /** Whether the server's last answer named this extension (see the module's comment). */
@@ -324,19 +341,38 @@ export class SecretsClient {
    * a ready set, or its status. The values go to the caller only: never into an error.
    */
   async readRuntimeSet(name: string): Promise<RuntimeRead> {
+    // Asked without a tag, the answer is never UNCHANGED.
+    return await this.readRuntimeSetIfChanged(name, undefined) as RuntimeRead;
+  }
+
+  /**
+   * A runtime read that sends `tag` (from an earlier read) as If-None-Match: UNCHANGED when the
+   * server answers 304, the set being as it was. A server without tags answers in full.
+   */
+  async readRuntimeSetIfChanged(
+    name: string,
+    tag: string | undefined,
+  ): Promise<RuntimeRead | typeof UNCHANGED> {
+    let answeredTag: string | undefined;
     try {
       const set = await this.#request(
         "GET",
         `/runtime${setPath(name)}`,
         RuntimeSecretSetResponse,
+        undefined,
+        undefined,
+        { ifNoneMatch: tag, onAnswer: (headers) => answeredTag = headers.get("etag") ?? undefined },
       );
       const secrets = set.secrets.map(({ secretKey, secretValue }): [string, string] => [
         secretKey,
         secretValue,
       ]);
-      return { ready: true, name: set.name, region: set.region, secrets };
+      const read: RuntimeRead = { ready: true, name: set.name, region: set.region, secrets };
+      if (answeredTag) read.tag = answeredTag;
+      return read;
     } catch (error) {
       if (error instanceof NotReady) return { ready: false, ...error.detail };
+      if (error instanceof NotModified) return UNCHANGED;
       throw error;
     }
   }
@@ -431,7 +467,12 @@ export class SecretsClient {
     schema: S | null,
     body?: unknown,
     attempts: { lost: boolean } = { lost: false },
-    { anonymous = false } = {},
+    { anonymous = false, ifNoneMatch, onAnswer }: {
+      anonymous?: boolean;
+      /** An entity tag: a 304 answer throws NotModified. */
+      ifNoneMatch?: string;
+      onAnswer?: (headers: Headers) => void;
+    } = {},
   ): Promise<z.infer<S>> {
     const url = this.baseUrl + path;
     const requestId = crypto.randomUUID();
@@ -443,6 +484,7 @@ export class SecretsClient {
     };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers["Content-Type"] = "application/json";
+    if (ifNoneMatch !== undefined) headers["If-None-Match"] = ifNoneMatch;
 
     for (let attempt = 1;; attempt++) {
       const last = attempt >= this.#attempts;
@@ -452,7 +494,9 @@ export class SecretsClient {
           method,
           headers,
           body: payload,
-          signal: AbortSignal.timeout(this.#timeoutMs),
+          signal: this.#signal
+            ? AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#signal])
+            : AbortSignal.timeout(this.#timeoutMs),
         });
         response = await this.#fetch(request);
         this.#extensions = new Set(
@@ -461,12 +505,17 @@ export class SecretsClient {
           ),
         );
       } catch (error) {
-        if (last) throw this.#connectionError(method, url, error);
+        if (last || this.#signal?.aborted) throw this.#connectionError(method, url, error);
         if (!neverSent(error)) attempts.lost = true;
         await this.#sleep(backoff(attempt));
         continue;
       }
 
+      onAnswer?.(response.headers);
+      if (response.status === 304 && ifNoneMatch !== undefined) {
+        await response.body?.cancel();
+        throw new NotModified();
+      }
       if (response.ok) {
         return schema === null
           ? (await response.body?.cancel(), undefined as z.infer<S>)

@@ -8,14 +8,13 @@
 import {
   AuthError,
   ChildExited,
-  CommandNotStarted,
-  ExitCode,
   NotFoundError,
   ProvisioningFailedError,
   UsageError,
   VoicebotError,
 } from "../errors.ts";
 import { openToOthers } from "../file_mode.ts";
+import { Child } from "./child.ts";
 import type { RuntimeRead } from "./client.ts";
 import { KEY_NAME } from "./names.ts";
 
@@ -124,6 +123,8 @@ const POLL_MS = 500;
 export interface SetValues {
   name: string;
   secrets: [string, string][];
+  /** The ETag of the answer it was read from, to ask later whether it changed. */
+  tag?: string;
 }
 
 /**
@@ -143,7 +144,11 @@ export async function readSets(
   const readOne = async (name: string): Promise<SetValues> => {
     while (true) {
       const read = await reader.readRuntimeSet(name).catch(explain(name));
-      if (read.ready) return { name, secrets: read.secrets };
+      if (read.ready) {
+        return read.tag
+          ? { name, secrets: read.secrets, tag: read.tag }
+          : { name, secrets: read.secrets };
+      }
       if (read.status === "failed") {
         throw new ProvisioningFailedError(
           `"${name}" failed to provision${read.errorMessage ? `: ${read.errorMessage}` : ""}.`,
@@ -263,6 +268,8 @@ export interface ChildEnvironment {
   given: { key: string; set: string }[];
   /** Variables the sets have that the process's own environment keeps (`--keep-env`). */
   kept: string[];
+  /** Every value the sets hold, given or not: what masking hides. */
+  setValues: string[];
 }
 
 /**
@@ -316,60 +323,58 @@ export function childEnvironment(
   env[SECRETS_MARKER_ENV] = sets.map((set) => set.name).join(",");
   const given = [...values].filter(([key]) => !kept.includes(key))
     .map(([key, { set }]) => ({ key, set })).sort((a, b) => a.key < b.key ? -1 : 1);
-  return { env, given, kept: kept.sort() };
+  const setValues = sets.flatMap((set) => set.secrets.map(([, value]) => value));
+  return { env, given, kept: kept.sort(), setValues };
 }
 
 /**
- * Signals passed on to the child. On a terminal, Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and a hang-up
+ * Signals passed on to the child. On a terminal, Ctrl-C (SIGINT), Ctrl-\\ (SIGQUIT) and a hang-up
  * reach the child from the terminal itself, as they reach every process of the foreground group:
- * those are not sent again, which would interrupt it twice.
+ * those are not sent again, which would interrupt it twice. Each but SIGQUIT also means that
+ * voicebot is being stopped: a watched command is then not started again.
  */
 const FORWARDED: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 const FROM_THE_TERMINAL: Deno.Signal[] = ["SIGINT", "SIGQUIT", "SIGHUP"];
+const STOPPING: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+export interface RunOptions {
+  /** voicebot's stdin is a terminal. */
+  interactive: boolean;
+  /** The values to mask in the command's output; undefined: its output is not touched. */
+  mask?: (env: ChildEnvironment) => string[];
+  /** How long the command has to end after SIGTERM (a restart, or voicebot stopped). */
+  graceMs: number;
+  /** With --watch: resolves with the command's new environment when the sets change it. */
+  changed?: () => Promise<ChildEnvironment>;
+  /** Tells the user (stderr). */
+  say: (message: string) => void;
+}
 
 /**
- * Starts the command with this environment (and voicebot's stdin, stdout and stderr), passes
- * signals on, and ends with its status: ChildExited for anything but 0, and a signal's death as a
- * shell reports it (128 + the signal's number).
+ * Starts the command with this environment (and voicebot's stdin), passes signals on, and ends
+ * with its status: ChildExited for anything but 0, and a signal's death as a shell reports it (128
+ * + the signal's number). Watched, a change of the sets restarts it (SIGTERM, the grace, then
+ * SIGKILL); a command that ends by itself, or a stop of voicebot, ends the run.
  */
 export async function runCommand(
   command: string[],
-  env: Record<string, string>,
-  options: { interactive: boolean },
+  first: ChildEnvironment,
+  options: RunOptions,
 ): Promise<void> {
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(command[0], {
-      args: command.slice(1),
-      env,
-      clearEnv: true,
-      stdin: "inherit",
-      stdout: "inherit",
-      stderr: "inherit",
-    }).spawn();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new CommandNotStarted(`command not found: ${command[0]}.`, ExitCode.CommandNotFound);
-    }
-    // Not executable, or the system refused (an environment over its size limit, say): the
-    // system's reason, which holds no value.
-    const reason = error instanceof Deno.errors.PermissionDenied
-      ? "permission denied"
-      : (error as Error).message;
-    throw new CommandNotStarted(
-      `cannot start ${command[0]}: ${reason}.`,
-      ExitCode.CommandNotExecutable,
-    );
-  }
+  const start = (environment: ChildEnvironment) =>
+    Child.start(command, environment.env, { mask: options.mask?.(environment) });
+  let child = start(first);
+  let stopping = false;
+  let stopped!: () => void;
+  const stop = new Promise<"stop">((resolve) => stopped = () => resolve("stop"));
   const listeners: [Deno.Signal, () => void][] = [];
   for (const signal of FORWARDED) {
     const handler = () => {
-      if (options.interactive && FROM_THE_TERMINAL.includes(signal)) return;
-      try {
-        child.kill(signal);
-      } catch {
-        // Already gone: its status is on the way.
+      if (STOPPING.includes(signal)) {
+        stopping = true;
+        stopped();
       }
+      if (!(options.interactive && FROM_THE_TERMINAL.includes(signal))) child.signal(signal);
     };
     try {
       Deno.addSignalListener(signal, handler);
@@ -380,7 +385,33 @@ export async function runCommand(
   }
   let status: Deno.CommandStatus;
   try {
-    status = await child.status;
+    while (true) {
+      const change = options.changed?.() ?? new Promise<never>(() => {});
+      // Left behind when the run ends, it is ended with the watch: not an error.
+      change.catch(() => {});
+      const next = await Promise.race([child.ended, change, stop]);
+      if (next === "stop") {
+        // The signal went to the command; it has the grace to end, as on a restart.
+        status = await child.endWithin(options.graceMs);
+        break;
+      }
+      if (!("env" in next)) {
+        status = next;
+        break;
+      }
+      options.say(
+        `The sets changed: restarting the command (SIGTERM, then up to ${
+          options.graceMs / 1000
+        } s to end).`,
+      );
+      const ended = await child.stop(options.graceMs);
+      if (stopping) {
+        status = ended;
+        break;
+      }
+      child = start(next);
+      options.say("The command started again with the new values.");
+    }
   } finally {
     for (const [signal, handler] of listeners) Deno.removeSignalListener(signal, handler);
   }

@@ -184,9 +184,17 @@ Deno.test("child environment: a key that is not a variable name is refused, not 
   );
 });
 
+/** runCommand with this environment, no watch, no masking. */
+const runWith = (command: string[], env: Record<string, string>) =>
+  runCommand(command, { env, given: [], kept: [], setValues: [] }, {
+    interactive: false,
+    graceMs: 1_000,
+    say: () => {},
+  });
+
 Deno.test("runCommand: a command the system will not start is 127 or 126, with its reason", async () => {
   await assert.rejects(
-    runCommand(["voicebot-no-such-command"], {}, { interactive: false }),
+    runWith(["voicebot-no-such-command"], {}),
     (error) => error instanceof CommandNotStarted && error.exitCode === 127,
   );
   // More environment than the system takes (Linux: a quarter of the stack limit, at most 6 MB).
@@ -194,13 +202,13 @@ Deno.test("runCommand: a command the system will not start is 127 or 126, with i
     Array.from({ length: 100 }, (_, i) => [`BIG_${i}`, "x".repeat(100 * 1024)]),
   );
   await assert.rejects(
-    runCommand(["true"], { PATH: Deno.env.get("PATH")!, ...huge }, { interactive: false }),
+    runWith(["true"], { PATH: Deno.env.get("PATH")!, ...huge }),
     (error) =>
       error instanceof CommandNotStarted && error.exitCode === 126 && !/xxxx/.test(error.message),
   );
-  await runCommand(["true"], { PATH: Deno.env.get("PATH")! }, { interactive: false });
+  await runWith(["true"], { PATH: Deno.env.get("PATH")! });
   await assert.rejects(
-    runCommand(["false"], { PATH: Deno.env.get("PATH")! }, { interactive: false }),
+    runWith(["false"], { PATH: Deno.env.get("PATH")! }),
     (error) => error instanceof ChildExited && error.status === 1,
   );
 });

@@ -30,7 +30,13 @@ import {
   type RateLimit,
   regionInfo,
 } from "./config.ts";
-import { credentialsContext, redactApiKeys, valueContext, type Vault } from "./crypto.ts";
+import {
+  credentialsContext,
+  redactApiKeys,
+  runtimeEntityTag,
+  valueContext,
+  type Vault,
+} from "./crypto.ts";
 import { utf8Length } from "../secrets/limits.ts";
 import {
   normalizeRegistryHost,
@@ -41,7 +47,7 @@ import { fingerprint, importFingerprintKey } from "../secrets/fingerprint.ts";
 import { ApiError, notFound, tooLarge, unauthorized, validationError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
-import { issuesToDetails, readJsonBody, requestIdFor } from "./request.ts";
+import { issuesToDetails, matchesEntityTag, readJsonBody, requestIdFor } from "./request.ts";
 import * as routes from "./routes.ts";
 import type {
   AuditEvent,
@@ -533,6 +539,10 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         failed ? { status: "failed", errorMessage: set.errorMessage! } : { status: "pending" },
       );
     }
+    const tag = runtimeEntityTag(set.region, set.values);
+    c.header("ETag", tag);
+    // Unchanged since the caller's last read: nothing to send, and nothing read to record.
+    if (matchesEntityTag(c.req.valid("header")["if-none-match"], tag)) return c.body(null, 304);
     const secrets = await Promise.all(set.values.map(async ({ key, sealed }) => ({
       secretKey: key,
       secretValue: await vault.open(sealed, valueContext(orgId, name, key)),

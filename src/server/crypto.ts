@@ -285,6 +285,23 @@ export function hashApiKey(key: string): Uint8Array {
   return createHash("sha256").update(key).digest();
 }
 
+/**
+ * The entity tag of a set's runtime answer: a digest of what the answer is made of as stored
+ * (region, keys, sealed values), never of a plaintext value, so the tag says nothing of one. A
+ * write that changes no value leaves the sealed bytes, and so the tag, as they were; a master key
+ * rotation reseals them, and a client told of a change finds the same values.
+ */
+export function runtimeEntityTag(
+  region: string,
+  values: { key: string; sealed: Uint8Array }[],
+): string {
+  const hash = createHash("sha256").update(region).update("\0");
+  for (const { key, sealed } of values) {
+    hash.update(key).update("\0").update(String(sealed.length)).update("\0").update(sealed);
+  }
+  return `"${hash.digest("base64url").slice(0, 27)}"`;
+}
+
 /** Constant time for equal lengths: every byte is looked at whatever the first difference. */
 export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

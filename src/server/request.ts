@@ -247,3 +247,13 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetai
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/**
+ * Whether an If-None-Match header names this entity tag (RFC 9110, 13.1.2: weak comparison, a
+ * list, or `*`).
+ */
+export function matchesEntityTag(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((listed) => listed.trim().replace(/^W\//, "") === tag);
+}

@@ -267,17 +267,38 @@ export const getMe = createRoute({
   responses: { 200: json(MeResponse, "The key's organization and id."), ...errors },
 });
 
+const entityTagHeader = {
+  description: "The set's entity tag: it changes when a value, a key or the region does.",
+  schema: { type: "string" as const },
+};
+
 export const getRuntimeSecretSet = createRoute({
   method: "get",
   path: "/runtime/secrets/{setName}",
   operationId: "getRuntimeSecretSet",
   summary: "The values of a ready secret set, for a runtime key bound to it: what " +
     "`voicebot cloud secrets run` reads. Not in the platform's documented API. Answered with " +
-    "`Cache-Control: no-store`.",
+    "`Cache-Control: no-store` and an `ETag`; a request whose `If-None-Match` names the set's " +
+    "current tag is answered 304 with no body (no value sent, and no read recorded in the " +
+    "audit trail): how `secrets run --watch` asks whether the set changed.",
   security: [{ runtimeKey: [] }],
-  request: { params: setParams },
+  request: {
+    params: setParams,
+    headers: z.object({
+      "if-none-match": z.string().optional().openapi({
+        description: "The ETag of an earlier answer: 304 while the set is unchanged.",
+      }),
+    }),
+  },
   responses: {
-    200: json(RuntimeSecretSetResponse, "The set's keys and values."),
+    200: {
+      ...json(RuntimeSecretSetResponse, "The set's keys and values."),
+      headers: { ETag: entityTagHeader },
+    },
+    304: {
+      description: "The set is as it was when the tag named by If-None-Match was given; no body.",
+      headers: { ETag: entityTagHeader },
+    },
     ...validation,
     401: json(ErrorResponse, "Missing, malformed, unknown or expired API key."),
     403: json(ErrorResponse, "A private API key: only runtime keys read values (FORBIDDEN)."),

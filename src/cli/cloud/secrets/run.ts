@@ -9,6 +9,10 @@ import { NO_COLOR, printJson, printNote } from "../../output.ts";
 import { ENV, timeoutMs } from "../connect.ts";
 import { checkWaitTimeout } from "./io.ts";
 
+/** How long `--grace` gives a command by default; see docs/secrets.md on what a bot does then. */
+const DEFAULT_GRACE_SECONDS = 600;
+/** A question of `--watch` that takes longer than this counts as unanswered. */
+const WATCH_TIMEOUT_MS = 10_000;
 const USAGE = "`voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`";
 const isVariable = (name: string) => KEY_NAME.test(name);
 
@@ -24,6 +28,10 @@ export default define({
     [
       "Two sets, the later one's value winning; the key from a file",
       "voicebot cloud secrets run shared my-bot --key-file runtime.key -- uv run bot.py",
+    ],
+    [
+      "Restart the bot when the set changes (asked every 10 s)",
+      "voicebot cloud secrets run my-bot --watch -- uv run bot.py",
     ],
     [
       "The variables the bot would get (names only); nothing runs",
@@ -74,6 +82,30 @@ export default define({
       metavar: "seconds",
       description: "Seconds to wait for a set that is still pending",
     },
+    masking: {
+      type: "boolean",
+      negatable: true,
+      default: true,
+      description: "Mask the sets' values (6 characters or more) in the command's output " +
+        "(--no-masking: its output is not touched, and it keeps the terminal)",
+    },
+    watch: {
+      type: "boolean",
+      description: "Restart the command when the sets change (SIGTERM, then --grace)",
+    },
+    interval: {
+      type: "number",
+      default: 10,
+      metavar: "seconds",
+      description: "With --watch: seconds between two questions to the API",
+    },
+    grace: {
+      type: "number",
+      default: DEFAULT_GRACE_SECONDS,
+      metavar: "seconds",
+      description: "Seconds the command has to end after SIGTERM (a restart, or voicebot " +
+        "stopped) before it and what it started are killed",
+    },
     "dry-run": {
       type: "boolean",
       description: "List the variables the command would get (names only); run nothing",
@@ -102,6 +134,9 @@ export default define({
       ...(keepEnv.every(isVariable) ? [] : ["--keep-env takes a variable name"]),
       ...(allowVars.every(isVariable) ? [] : ["--allow-var takes a variable name"]),
       ...(values.json && !dryRun ? ["--json goes with --dry-run"] : []),
+      ...(values.interval > 0 ? [] : ["--interval must be more than 0 seconds"]),
+      ...(values.grace >= 0 ? [] : ["--grace must be 0 seconds or more"]),
+      ...(values.watch && dryRun ? ["--watch does not go with --dry-run"] : []),
     ];
     if (problems.length) throw invalidArguments(problems, { hint: `${USAGE}.` });
     const waitMs = checkWaitTimeout(values["wait-timeout"]) * 1000;
@@ -140,7 +175,8 @@ export default define({
       timeoutMs: waitMs,
       onWait: (name) => printNote(`Waiting for "${name}" to be ready...`),
     });
-    const child = run.childEnvironment(Deno.env.toObject(), sets, { keepEnv, allowVars });
+    const options = { keepEnv, allowVars };
+    const child = run.childEnvironment(Deno.env.toObject(), sets, options);
 
     if (dryRun) {
       if (values.json) return printJson({ sets: names, given: child.given, kept: child.kept });
@@ -152,6 +188,37 @@ export default define({
       );
       return;
     }
-    await run.runCommand(command, child.env, { interactive: Deno.stdin.isTerminal() });
+    const watching = new AbortController();
+    const watcher = values.watch
+      ? new (await import("../../../secrets/watch.ts")).SetWatcher(
+        new SecretsClient({
+          baseUrl,
+          apiKey,
+          // One attempt per question: the watch has its own backoff.
+          attempts: 1,
+          timeoutMs: Math.min(timeoutMs() ?? WATCH_TIMEOUT_MS, WATCH_TIMEOUT_MS),
+          signal: watching.signal,
+        }),
+        sets,
+        child,
+        {
+          intervalMs: values.interval * 1000,
+          environmentOf: (sets) => run.childEnvironment(Deno.env.toObject(), sets, options),
+          say: printNote,
+          signal: watching.signal,
+        },
+      )
+      : undefined;
+    try {
+      await run.runCommand(command, child, {
+        interactive: Deno.stdin.isTerminal(),
+        mask: values.masking ? (environment) => environment.setValues : undefined,
+        graceMs: values.grace * 1000,
+        changed: watcher && (() => watcher.changed()),
+        say: printNote,
+      });
+    } finally {
+      watching.abort();
+    }
   },
 });
