@@ -157,13 +157,17 @@ export async function benchCli(): Promise<void> {
         undefined,
         server.env,
       );
-      // The floor's program started through `secrets run`: one runtime read, then the child.
-      add(
-        `${kind}: secrets run -- (floor)`,
-        [...cli, "cloud", "secrets", "run", "bench-set-0", "--", ...denoRun(empty)],
-        undefined,
-        server.runtimeEnv,
-      );
+      // The floor's program started through `secrets run`: one runtime read, then the child,
+      // its output masked (the default) or passed through.
+      for (const masking of MASKING) {
+        add(
+          `${kind}: secrets run ${masking}-- (floor)`,
+          [...cli, "cloud", "secrets", "run", "bench-mask", ...masking.split(" ").filter(Boolean)]
+            .concat(["--", ...denoRun(empty)]),
+          undefined,
+          server.runtimeEnv,
+        );
+      }
     }
     for (let round = 0; round < RUNS; round++) {
       for (const c of cases) {
@@ -201,12 +205,14 @@ export async function benchCli(): Promise<void> {
     }
     // What `secrets run` adds to a program's start: its row minus the program's own (the floor).
     for (const [kind] of entries) {
-      const row = rows.find((r) => r.name === `${kind}: secrets run -- (floor)`)!;
-      console.log(
-        `secrets run adds to a child's start (${kind}): median ${
-          (row.median - floor.median).toFixed(1)
-        } ms, min ${(row.min - floor.min).toFixed(1)} ms`,
-      );
+      for (const masking of MASKING) {
+        const row = rows.find((r) => r.name === `${kind}: secrets run ${masking}-- (floor)`)!;
+        console.log(
+          `secrets run ${masking}adds to a child's start (${kind}): median ${
+            (row.median - floor.median).toFixed(1)
+          } ms, min ${(row.min - floor.min).toFixed(1)} ms`,
+        );
+      }
     }
     // Each command's ratio from the bundle and through the npm command, beside their budgets.
     const median = (name: string) => rows.find((row) => row.name === name)!.median;
@@ -237,9 +243,56 @@ export async function benchCli(): Promise<void> {
         }x init quickstart (budget ${UPDATE_BUDGET}x)`,
       );
     }
+    await maskedThroughput(work, entries[1][1], server.runtimeEnv);
     console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
   } finally {
     await Deno.remove(work, { recursive: true });
+  }
+}
+
+/** `secrets run`'s two ways with the command's output: masked (the default), and not. */
+const MASKING = ["", "--no-masking "];
+/** What the set the masking is measured with holds: values of the length of real API keys. */
+const MASKED_VALUES = 20;
+const THROUGHPUT_MIB = 64;
+
+/**
+ * How fast the command's output flows through `secrets run` (the bundle), masked and not, beside
+ * `cat` alone: `cat` of a 64 MiB log of random lines (none holding a value), to /dev/null.
+ */
+async function maskedThroughput(work: string, cli: string[], env: Record<string, string>) {
+  const file = join(work, "output.log");
+  const line = () => `INFO ${crypto.getRandomValues(new Uint8Array(60)).toBase64()}\n`;
+  const block = new TextEncoder().encode(Array.from({ length: 8192 }, line).join(""));
+  const out = await Deno.open(file, { write: true, create: true });
+  let size = 0;
+  while (size < THROUGHPUT_MIB * 1024 * 1024) size += await out.write(block);
+  out.close();
+  const cases: Case[] = [
+    { name: "cat alone", command: ["cat", file], samples: [] },
+    ...MASKING.map((masking) => ({
+      name: `secrets run ${masking}-- cat`,
+      command: [...cli, "cloud", "secrets", "run", "bench-mask", ...masking.split(" ")]
+        .filter(Boolean).concat(["--", "cat", file]),
+      env,
+      samples: [],
+    })),
+  ];
+  const runs = Math.max(3, Math.round(RUNS / 5));
+  for (let round = 0; round < runs; round++) {
+    for (const c of cases) c.samples.push(await timeOnce(c.command, work, c.env));
+  }
+  console.log(
+    `\nThe command's output through secrets run (bundle), ${(size / 2 ** 20).toFixed(0)} MiB, ` +
+      `${MASKED_VALUES} values masked, ${runs} runs each (wall time, start included)\n`,
+  );
+  for (const { name, samples } of cases) {
+    const sorted = samples.sort((x, y) => x - y);
+    const mibPerSecond = (ms: number) => (size / 2 ** 20 / (ms / 1000)).toFixed(0);
+    console.log(
+      `${name.padEnd(36)} median ${mibPerSecond(percentile(sorted, 0.5)).padStart(5)} MiB/s ` +
+        `(min ${mibPerSecond(sorted.at(-1)!)}, max ${mibPerSecond(sorted[0])})`,
+    );
   }
 }
 
@@ -280,8 +333,8 @@ const NPM_BUDGET = 1.15;
 
 /**
  * The secrets API in this process on 127.0.0.1 port 0 over a temporary SQLite file, with 20 ready
- * sets, a config file logged in to it (what `cloud secrets list` needs), and a runtime key for the
- * first set (what `cloud secrets run` needs).
+ * sets and one of 20 values of 32 characters, a config file logged in to it (what `cloud secrets
+ * list` needs), and a runtime key for the first set and that one (what `cloud secrets run` needs).
  */
 async function localServer(work: string) {
   const { startServer } = await import("../src/server/serve.ts");
@@ -306,6 +359,18 @@ async function localServer(work: string) {
     });
     await response.body?.cancel();
   }
+  const masked = Object.fromEntries(
+    Array.from({ length: MASKED_VALUES }, (_, i) => [
+      `MASKED_${i}`,
+      crypto.getRandomValues(new Uint8Array(24)).toBase64({ alphabet: "base64url" }),
+    ]),
+  );
+  const response = await fetch(`${server.baseUrl}/secrets/bench-mask`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ type: "secret", secrets: masked }),
+  });
+  await response.body?.cancel();
   const config = join(work, "config.json");
   await writeConfig(config, {
     current: "default",
@@ -313,7 +378,7 @@ async function localServer(work: string) {
   });
   const { createApiKey } = await import("../src/server/serve.ts");
   const runtimeKey = await createApiKey(join(work, "bench.db"), "default", {
-    runtimeSets: ["bench-set-0"],
+    runtimeSets: ["bench-set-0", "bench-mask"],
   });
   // Ready before the first timed run: a pending set would make `secrets run` wait.
   for (let tries = 0;; tries++) {

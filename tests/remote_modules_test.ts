@@ -101,7 +101,8 @@ Deno.test("init --list-options, init quickstart and cloud secrets run run from m
     try {
       const secrets = await voicebot([
         ...["cloud", "secrets", "run", "bot", "--"],
-        ...["python3", "-c", "import os; print(os.environ['GREETING'])"],
+        // The value reversed: printed as it is, masking would hide it.
+        ...["python3", "-c", "import os; print(os.environ['GREETING'][::-1])"],
       ], {
         cwd,
         entry: `${base}/main.ts`,
@@ -113,7 +114,7 @@ Deno.test("init --list-options, init quickstart and cloud secrets run run from m
         },
       });
       assert.equal(secrets.code, 0, secrets.stderr);
-      assert.equal(secrets.stdout, "hello from the set\n");
+      assert.equal(secrets.stdout, "tes eht morf olleh\n");
     } finally {
       await api.shutdown();
     }

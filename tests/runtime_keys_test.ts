@@ -329,7 +329,8 @@ backendTest(
       "second-value",
     );
     // No tag is given to a key that may not read the set, nor for a set that is not ready.
-    const other = await addRuntimeKey(t.storage, "acme", []);
+    await writeReady(t, "elsewhere", { C: "c-value" });
+    const other = await addRuntimeKey(t.storage, "acme", ["elsewhere"]);
     const refused = await t.call("GET", "/v1/runtime/secrets/bot", {
       key: other,
       headers: { "if-none-match": "*" },

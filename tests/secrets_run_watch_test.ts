@@ -163,7 +163,7 @@ backendTest(
     await using session = await startSession([], { backend });
     await put(session, "bot", { A: VALUES.first });
     const key = await runtimeKey(session, ["bot"]);
-    // As `uv run bot.py` does: a process whose child is the bot. Both ignore SIGTERM here.
+    // As `uv run bot.py` does: a process whose child is the bot. Neither ends on SIGTERM here.
     const launcher = [
       "import signal, subprocess, sys",
       "signal.signal(signal.SIGTERM, signal.SIG_IGN)",
