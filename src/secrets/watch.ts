@@ -83,31 +83,40 @@ export class SetWatcher {
     }
   }
 
-  /** The sets that changed since the last question, by name; their new values are kept. */
+  /**
+   * The sets that changed since the last question, by name; their new values are kept. A set
+   * that cannot be read (deleted, say) keeps its values, and the others are read all the same.
+   */
   async #ask(): Promise<string[] | undefined> {
+    const { signal } = this.#options;
     const changed: string[] = [];
-    try {
-      for (const set of this.#sets) {
-        const read = await this.#reader.readRuntimeSetIfChanged(set.name, set.tag);
-        this.#options.signal.throwIfAborted();
-        if (typeof read === "symbol" || !read.ready) continue; // unchanged, or not ready yet
-        if (sameValues(read.secrets, set.secrets) && read.tag === set.tag) continue;
-        set.secrets = read.secrets;
-        set.tag = read.tag;
-        changed.push(set.name);
+    let trouble: Trouble | undefined;
+    for (const set of this.#sets) {
+      let read: Awaited<ReturnType<ConditionalReader["readRuntimeSetIfChanged"]>>;
+      try {
+        read = await this.#reader.readRuntimeSetIfChanged(set.name, set.tag);
+      } catch (error) {
+        signal.throwIfAborted();
+        trouble ??= troubleOf(error);
+        continue;
       }
-    } catch (error) {
-      this.#options.signal.throwIfAborted();
-      this.#troubled(troubleOf(error));
-      return undefined;
+      signal.throwIfAborted();
+      if (typeof read === "symbol" || !read.ready) continue; // unchanged, or not ready yet
+      if (sameValues(read.secrets, set.secrets) && read.tag === set.tag) continue;
+      set.secrets = read.secrets;
+      set.tag = read.tag;
+      changed.push(set.name);
     }
-    if (this.#trouble) {
-      this.#options.say(
-        `The API answers again: watching ${this.#sets.map(({ name }) => `"${name}"`).join(", ")}.`,
-      );
+    if (trouble) {
+      this.#troubled(trouble);
+    } else {
+      if (this.#trouble) {
+        const names = this.#sets.map(({ name }) => `"${name}"`).join(", ");
+        this.#options.say(`The API answers again: watching ${names}.`);
+      }
+      this.#trouble = undefined;
+      this.#failures = 0;
     }
-    this.#trouble = undefined;
-    this.#failures = 0;
     return changed.length ? changed : undefined;
   }
 
