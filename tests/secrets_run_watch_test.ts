@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import { MASK } from "../src/secrets/mask.ts";
 import { backendTest, spawnServer } from "./helpers_server.ts";
-import { runtimeKey, type Session, startCli, startSession, transcript } from "./helpers_secrets.ts";
+import {
+  runtimeKey,
+  type Session,
+  startCli,
+  startSession,
+  terminal,
+  transcript,
+} from "./helpers_secrets.ts";
+import { databaseArgs } from "./helpers_server.ts";
 
 /** Values this file stores; none may reach anything the CLI printed, unless masking is off. */
 const VALUES = {
@@ -83,6 +91,44 @@ Deno.test("secrets run masks every value in the command's output; --no-masking l
   // What it printed holds the values, as asked: kept out of the transcript this file checks.
   transcript.splice(-2);
 });
+
+/** A command on a terminal: prints a value, then counts the Ctrl-C it gets and ends with 3. */
+const INTERRUPTIBLE = [
+  "import os, signal, sys, time",
+  "seen = []",
+  "def interrupted(*_):",
+  "    seen.append(1)",
+  "    time.sleep(0.5)",
+  "    print('interrupted', len(seen), os.environ['PLAIN'], flush=True)",
+  "    sys.exit(3)",
+  "signal.signal(signal.SIGINT, interrupted)",
+  "print('tty', sys.stdout.isatty(), 'value', os.environ['PLAIN'], flush=True)",
+  "while True: time.sleep(1)",
+].join("\n");
+
+Deno.test("secrets run on a terminal: masked, Ctrl-C reaches the command once, its status comes back; --no-masking keeps the terminal", async () => {
+  await using session = await startSession();
+  await put(session, "bot", { PLAIN: VALUES.plain });
+  const key = await runtimeKey(session, ["bot"]);
+  for (const [masking, tty] of [[[], "False"], [["--no-masking"], "True"]] as const) {
+    await using pane = await terminal(
+      ["cloud", "secrets", "run", "bot", ...masking, "--", "python3", "-c", INTERRUPTIBLE],
+      cliEnv(session, key),
+    );
+    await pane.waitFor(/^tty /m);
+    // The terminal echoes it as ^C.
+    await pane.keys("C-c");
+    assert.equal(await pane.exitCode(), 3);
+    const screen = await pane.screen();
+    const shown = masking.length ? VALUES.plain : MASK;
+    assert.match(screen, new RegExp(`^tty ${tty} value ${escape(shown)}$`, "m"));
+    assert.match(screen, new RegExp(`^(\\^C)?interrupted 1 ${escape(shown)}$`, "m"));
+  }
+  // The --no-masking pane showed the value, as asked: kept out of the transcript this file checks.
+  transcript.splice(-1);
+});
+
+const escape = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
 /**
  * A command that says `ready PID DIGEST` (DIGEST: of A's value), and on SIGTERM `stopping`, then
@@ -222,6 +268,16 @@ Deno.test("secrets run --watch: the server down, then back, never touches the co
   });
   assert.equal(deleted.status, 200, await deleted.text());
   await waitUntil(() => /A watched set is gone/.test(running.stderr()), "the deletion said");
+  assert.equal(running.lines.filter((line) => line.startsWith("ready")).length, 2);
+  assert.ok(alive(Number(second.text.split(" ")[1])));
+
+  // The runtime key revoked: said, and the command still runs with the values it has.
+  const { args, env } = databaseArgs(session.database);
+  const revoked = await session.run(["cloud", "serve", "revoke-key", key.split("_")[2], ...args], {
+    env,
+  });
+  assert.equal(revoked.code, 0, revoked.stderr);
+  await waitUntil(() => /The runtime key was refused/.test(running.stderr()), "the refusal said");
   assert.equal(running.lines.filter((line) => line.startsWith("ready")).length, 2);
   assert.ok(alive(Number(second.text.split(" ")[1])));
 });
