@@ -144,11 +144,7 @@ export async function readSets(
   const readOne = async (name: string): Promise<SetValues> => {
     while (true) {
       const read = await reader.readRuntimeSet(name).catch(explain(name));
-      if (read.ready) {
-        return read.tag
-          ? { name, secrets: read.secrets, tag: read.tag }
-          : { name, secrets: read.secrets };
-      }
+      if (read.ready) return { name, secrets: read.secrets, ...read.tag && { tag: read.tag } };
       if (read.status === "failed") {
         throw new ProvisioningFailedError(
           `"${name}" failed to provision${read.errorMessage ? `: ${read.errorMessage}` : ""}.`,
@@ -328,7 +324,7 @@ export function childEnvironment(
 }
 
 /**
- * Signals passed on to the child. On a terminal, Ctrl-C (SIGINT), Ctrl-\\ (SIGQUIT) and a hang-up
+ * Signals passed on to the child. On a terminal, Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT) and a hang-up
  * reach the child from the terminal itself, as they reach every process of the foreground group:
  * those are not sent again, which would interrupt it twice. Each but SIGQUIT also means that
  * voicebot is being stopped: a watched command is then not started again.
