@@ -62,15 +62,15 @@ export class Child {
       throw notStarted(command[0], error);
     }
     const stop = new AbortController();
+    const pass = (from: ReadableStream<Uint8Array>, to: WritableStream<Uint8Array>) =>
+      from.pipeThrough(maskingStream(options.mask!))
+        .pipeTo(to, { preventClose: true, signal: stop.signal })
+        .catch(() => {
+          // voicebot's own output closed (`| head`): the command gets a broken pipe, as in a
+          // shell's pipeline; or its output was cut off once it had ended.
+        });
     const pumps = masked
-      ? [[process.stdout, Deno.stdout], [process.stderr, Deno.stderr]].map(([from, to]) =>
-        (from as ReadableStream<Uint8Array>).pipeThrough(maskingStream(options.mask!))
-          .pipeTo((to as typeof Deno.stdout).writable, { preventClose: true, signal: stop.signal })
-          .catch(() => {
-            // voicebot's own output closed (`| head`): the command gets a broken pipe, as in a
-            // shell's pipeline; or its output was cut off once it had ended.
-          })
-      )
+      ? [pass(process.stdout, Deno.stdout.writable), pass(process.stderr, Deno.stderr.writable)]
       : [];
     return new Child(process, pumps, stop);
   }
