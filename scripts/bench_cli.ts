@@ -188,17 +188,18 @@ export async function benchCli(): Promise<void> {
     // The ratio of medians is the budget's; the ratio of minimums shows the cost without the
     // machine's load, which on a shared machine the medians carry too.
     const floor = rows[0];
+    const width = Math.max(...rows.map(({ name }) => name.length));
     const ms = (value: number) => `${value.toFixed(1).padStart(7)}ms`;
     const ratio = (value: number) => value.toFixed(2).padStart(8);
     console.log(`\nCLI start-up, ${RUNS} runs each (wall time of a fresh process)\n`);
     console.log(
-      `${"command".padEnd(36)} ${"median".padStart(9)} ${"p90".padStart(9)} ${"min".padStart(9)} ${
-        "x floor".padStart(8)
-      } ${"min x".padStart(8)}`,
+      `${"command".padEnd(width)} ${"median".padStart(9)} ${"p90".padStart(9)} ${
+        "min".padStart(9)
+      } ${"x floor".padStart(8)} ${"min x".padStart(8)}`,
     );
     for (const row of rows) {
       console.log(
-        `${row.name.padEnd(36)} ${ms(row.median)} ${ms(row.p90)} ${ms(row.min)} ${
+        `${row.name.padEnd(width)} ${ms(row.median)} ${ms(row.p90)} ${ms(row.min)} ${
           ratio(row.median / floor.median)
         } ${ratio(row.min / floor.min)}`,
       );
