@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
+import { AuthError, NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { type RuntimeRead, UNCHANGED } from "./client.ts";
 import { childEnvironment, type SetValues } from "./run.ts";
 import { SetWatcher } from "./watch.ts";
@@ -88,6 +88,26 @@ Deno.test("trouble is said once and its end once; a change to the same environme
   assert.match(said[0], /^The API cannot be reached\. The command keeps running/);
   assert.equal(said[1], 'The API answers again: watching "a".');
   assert.match(said[2], /^The sets changed, but .*a: LD_PRELOAD changes which program runs/);
+});
+
+Deno.test("a 5xx and a revoked key are each said once, by what they are", async () => {
+  const sets = [{ name: "a", secrets: [["A", "one"]] as [string, string][], tag: "1" }];
+  const busy = new VoicebotError("busy", { api: { status: 503, code: "UNAVAILABLE" } });
+  const { watch, said } = watcher(sets, {
+    a: [
+      busy,
+      busy,
+      new AuthError("revoked"),
+      new AuthError("revoked"),
+      ready("a", [["A", "2"]], "2"),
+    ],
+  });
+  await within(watch.changed());
+  assert.deepEqual(said.map((line) => line.split(". The command")[0]), [
+    "The API answered 503 when asked whether the sets changed",
+    "The runtime key was refused (revoked or expired?)",
+    'The API answers again: watching "a".',
+  ]);
 });
 
 Deno.test("the watch ends when its signal does", async () => {
