@@ -30,12 +30,7 @@ export class Child {
   ) {
     this.#process = process;
     this.ended = process.status.then(async (status) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise((resolve) => {
-        timer = setTimeout(resolve, DRAIN_MS);
-      });
-      await Promise.race([Promise.allSettled(pumps), late]);
-      clearTimeout(timer);
+      await orLate(Promise.allSettled(pumps), DRAIN_MS);
       stop.abort();
       return status;
     });
@@ -99,12 +94,7 @@ export class Child {
    * process it started (found before it dies, which would hand them to init).
    */
   async endWithin(graceMs: number): Promise<Deno.CommandStatus> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), graceMs);
-    });
-    const first = await Promise.race([this.ended, late]);
-    clearTimeout(timer);
+    const first = await orLate(this.ended, graceMs);
     if (first !== "late") return first;
     const tree = await descendantsOf(this.pid);
     this.signal("SIGKILL");
@@ -116,6 +106,19 @@ export class Child {
       }
     }
     return await this.ended;
+  }
+}
+
+/** What `promise` gives, or "late" after `ms`; the timer ends with it either way. */
+async function orLate<T>(promise: Promise<T>, ms: number): Promise<T | "late"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -138,7 +141,7 @@ function notStarted(program: string, error: unknown): CommandNotStarted {
  * The processes below `pid`, from /proc (Linux): `uv run` starts Python as its own child, which a
  * SIGKILL of uv would leave running, holding the bot's port. Elsewhere, none are known.
  */
-export async function descendantsOf(pid: number): Promise<number[]> {
+async function descendantsOf(pid: number): Promise<number[]> {
   if (Deno.build.os !== "linux") return [];
   const children = new Map<number, number[]>();
   try {

@@ -43,7 +43,7 @@ export async function waitForSet(
 }
 
 /** A timer that ends early, rejecting with the signal's reason, when the signal aborts. */
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {

@@ -10,6 +10,7 @@
 import { AuthError, NotFoundError, VoicebotError } from "../errors.ts";
 import type { RuntimeRead, UNCHANGED } from "./client.ts";
 import type { ChildEnvironment, SetValues } from "./run.ts";
+import { abortableSleep } from "./wait.ts";
 
 export interface ConditionalReader {
   readRuntimeSetIfChanged(name: string, tag: string | undefined): Promise<
@@ -62,9 +63,8 @@ export class SetWatcher {
    */
   async changed(): Promise<ChildEnvironment> {
     while (true) {
-      await this.#sleep(this.#wait());
-      const changed = await this.#ask();
-      if (!changed) continue;
+      await abortableSleep(this.#wait(), this.#options.signal);
+      if (!(await this.#ask())) continue;
       let next: ChildEnvironment;
       try {
         next = this.#options.environmentOf(this.#sets);
@@ -84,12 +84,12 @@ export class SetWatcher {
   }
 
   /**
-   * The sets that changed since the last question, by name; their new values are kept. A set
-   * that cannot be read (deleted, say) keeps its values, and the others are read all the same.
+   * Whether a set changed since the last question; new values are kept. A set that cannot be
+   * read (deleted, say) keeps its values, and the others are read all the same.
    */
-  async #ask(): Promise<string[] | undefined> {
+  async #ask(): Promise<boolean> {
     const { signal } = this.#options;
-    const changed: string[] = [];
+    let changed = false;
     let trouble: Trouble | undefined;
     for (const set of this.#sets) {
       let read: Awaited<ReturnType<ConditionalReader["readRuntimeSetIfChanged"]>>;
@@ -105,7 +105,7 @@ export class SetWatcher {
       if (sameValues(read.secrets, set.secrets) && read.tag === set.tag) continue;
       set.secrets = read.secrets;
       set.tag = read.tag;
-      changed.push(set.name);
+      changed = true;
     }
     if (trouble) {
       this.#troubled(trouble);
@@ -117,7 +117,7 @@ export class SetWatcher {
       this.#trouble = undefined;
       this.#failures = 0;
     }
-    return changed.length ? changed : undefined;
+    return changed;
   }
 
   #troubled(trouble: Trouble): void {
@@ -135,23 +135,6 @@ export class SetWatcher {
   #wait(): number {
     const { intervalMs } = this.#options;
     return Math.min(intervalMs * 2 ** this.#failures, Math.max(intervalMs, MAX_BACKOFF_MS));
-  }
-
-  #sleep(ms: number): Promise<void> {
-    const { signal } = this.#options;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        signal.removeEventListener("abort", aborted);
-        resolve();
-      }
-      function aborted() {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }
-      if (signal.aborted) return aborted();
-      signal.addEventListener("abort", aborted, { once: true });
-    });
   }
 }
 
