@@ -194,6 +194,24 @@ backendTest(
           host: "https://index.docker.io/v1/",
           secretValue: btoa("robot:pass"),
         });
+        // The documentation's 400 examples, as requests: regionMismatch, cannotChangeSecretType,
+        // invalidImagePullSecretUpdate and invalidRegion (Prism answers validationError's malformed
+        // body itself, without forwarding it; tests/server_routes_test.ts sends it to the server).
+        const registryBody = {
+          isImagePullSecret: true,
+          host: "https://r.io/",
+          secretValue: "cjpw",
+        };
+        const refusals: [string, unknown, string][] = [
+          ["my-set", documented({ A: "2" }, { region: "us-west" }), "GENERIC_BAD_REQUEST"],
+          ["my-set", registryBody, "GENERIC_BAD_REQUEST"],
+          ["my-registry", documented({ A: "2" }), "GENERIC_BAD_REQUEST"],
+          ["new-set", documented({ A: "2" }, { region: "mars-1" }), "VALIDATION_ERROR"],
+        ];
+        for (const [name, body, code] of refusals) {
+          const refused = await call("PUT", `/secrets/${name}`, 400, body);
+          assert.equal(refused.code, code, `${name}: ${JSON.stringify(body)}`);
+        }
         assert.deepEqual(
           (await call("GET", "/secrets?region=us-east", 200)).sets.map((s: { name: string }) =>
             s.name
@@ -213,7 +231,7 @@ backendTest(
         const unauthorized = await api(prism.baseUrl, "vb_sk_nope", "GET", "/secrets");
         assert.equal(unauthorized.status, 401);
         assert.equal(unauthorized.headers.get("sl-violations"), null);
-        assert.equal(checked.length, 12);
+        assert.equal(checked.length, 16);
       })(),
       PRISM_TEST_TIMEOUT_MS,
     );

@@ -50,8 +50,8 @@ backendTest(
       secretValue: btoa("robot:" + VALUES[2]),
     });
     // Refused or changing nothing: no event.
-    const conflict = await t.json("PUT", "/v1/secrets/registry", { body: documented({ A: "1" }) });
-    assert.equal(conflict.status, 409);
+    const refused = await t.json("PUT", "/v1/secrets/registry", { body: documented({ A: "1" }) });
+    assert.equal(refused.status, 400);
     await call("PUT", "/v1/secrets/bot", documented({ B: "x" }));
     const pending = await t.storage.pendingSets(Number.MAX_SAFE_INTEGER, 100);
     await t.storage.finishProvisioning(

@@ -424,29 +424,47 @@ backendTest(
   },
 );
 backendTest(
-  "PUT: 409 for the other type or another region; 400 naming the valid regions",
+  "PUT: the documented 400 GENERIC_BAD_REQUEST for another region or the other type, in either " +
+    "body; 400 naming the valid regions",
   async (backend) => {
     await using t = await testApp(backend);
     await t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }) });
     await t.json("PUT", "/v1/secrets/reg", {
       body: { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS },
     });
-    await expectError(
-      t.json("PUT", "/v1/secrets/app", {
-        body: { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS },
-      }),
-      409,
-      "CONFLICT",
-    );
-    await expectError(
-      t.json("PUT", "/v1/secrets/reg", { body: secrets({ A: "1" }) }),
-      409,
-      "CONFLICT",
-    );
-    await expectError(
-      t.json("PUT", "/v1/secrets/app", { body: secrets({ A: "1" }, { region: "eu-central" }) }),
-      409,
-      "CONFLICT",
+    const documentedRegistry = {
+      isImagePullSecret: true,
+      host: "https://r.io/",
+      secretValue: GOOD_CREDENTIALS,
+    };
+    // The documentation's examples: cannotChangeSecretType, invalidImagePullSecretUpdate and
+    // regionMismatch, each in its documented body and in ours. Permanent, so never a 409, which
+    // it keeps for "modified concurrently, retry".
+    const refused: [string, unknown, RegExp][] = [
+      ["app", documentedRegistry, /"app" already exists as a secret set; its type cannot change/],
+      ["app", { type: "imagePullSecret", host: "r.io", credentials: GOOD_CREDENTIALS }, /type/],
+      ["reg", documented({ A: "1" }), /"reg" already exists as an image pull secret/],
+      ["reg", secrets({ A: "1" }), /image pull secret/],
+      [
+        "app",
+        documented({ A: "1" }, { region: "eu-central" }),
+        /"app" already exists in region us-west; it cannot move to eu-central/,
+      ],
+      ["app", secrets({ A: "1" }, { region: "eu-central" }), /cannot move to eu-central/],
+    ];
+    for (const [name, body, message] of refused) {
+      const answer = await expectError(
+        t.json("PUT", `/v1/secrets/${name}`, { body }),
+        400,
+        "GENERIC_BAD_REQUEST",
+      );
+      assert.match(answer.error, message);
+    }
+    const { sets } = (await t.json("GET", "/v1/secrets")).body;
+    assert.deepEqual(
+      sets.map((set: JsonBody) => [set.name, set.type, set.region]),
+      [["app", "secret", "us-west"], ["reg", "imagePullSecret", "us-west"]],
+      "nothing changed",
     );
     const region = await expectError(
       t.json("PUT", "/v1/secrets/new", { body: secrets({ A: "1" }, { region: "mars-1" }) }),
@@ -456,6 +474,29 @@ backendTest(
     assert.deepEqual(region.details, [{
       field: "region",
       message: "must be one of: us-west, us-east, eu-central",
+    }]);
+  },
+);
+
+backendTest(
+  "PUT: a documented body with isImagePullSecret false is a secret set, checked as one",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const accepted = await t.json("PUT", "/v1/secrets/app", {
+      body: documented({ A: "1" }, { isImagePullSecret: false }),
+    });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    assert.deepEqual(accepted.body.created, ["A"]);
+    const wrong = await expectError(
+      t.json("PUT", "/v1/secrets/other", {
+        body: documented({ "1BAD": "1" }, { isImagePullSecret: false }),
+      }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    assert.deepEqual(wrong.details, [{
+      field: "secrets.0.secretKey",
+      message: wrong.details[0].message,
     }]);
   },
 );

@@ -404,13 +404,13 @@ backendTest("a name keeps its type and region", async (backend) => {
     await storage.putImagePullSecret(orgId, registry("reg", "r.io", "c"), rules());
     await rejectsWith(
       storage.putImagePullSecret(orgId, registry("app", "r.io", "c"), rules()),
-      409,
-      "CONFLICT",
+      400,
+      "GENERIC_BAD_REQUEST",
     );
     await rejectsWith(
       storage.putSecrets(orgId, secretsWrite("reg", [["A", bytes("1")]]), rules()),
-      409,
-      "CONFLICT",
+      400,
+      "GENERIC_BAD_REQUEST",
     );
     await rejectsWith(
       storage.putSecrets(
@@ -418,8 +418,8 @@ backendTest("a name keeps its type and region", async (backend) => {
         secretsWrite("app", [["A", bytes("1")]], { region: "us-west" }),
         rules(),
       ),
-      409,
-      "CONFLICT",
+      400,
+      "GENERIC_BAD_REQUEST",
     );
     // No region on an update means the set's own.
     const updated = await storage.putSecrets(

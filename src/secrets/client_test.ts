@@ -3,7 +3,7 @@
  * fetch wrappers that inject 5xx, 429, connection failures and silence to test retries.
  */
 import assert from "node:assert/strict";
-import { AuthError, ConflictError, NotFoundError, UsageError, VoicebotError } from "../errors.ts";
+import { AuthError, NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { createApp } from "../server/app.ts";
 import { generateApiKey, Vault } from "../server/crypto.ts";
@@ -137,12 +137,15 @@ Deno.test("API errors become typed errors with status, code and the server's req
     assert.ok(bad.problems.length > 0);
 
     await client.putSet("taken", { secrets: pairs({ A: "1" }) });
-    const conflict = await client.putSet("taken", {
+    // The documented 400 for a change of type: a request that cannot succeed, as any 400.
+    const otherType = await client.putSet("taken", {
       isImagePullSecret: true,
       host: "registry.example.com",
       secretValue: btoa("u:p"),
     }).catch((e) => e);
-    assert.ok(conflict instanceof ConflictError, String(conflict));
+    assert.ok(otherType instanceof UsageError, String(otherType));
+    assert.equal(otherType.api?.code, "GENERIC_BAD_REQUEST");
+    assert.match(otherType.message, /"taken" already exists as a secret set/);
 
     const wrong = new SecretsClient({ baseUrl: BASE, apiKey: "vb_sk_nope", fetch, ...noSleep });
     const auth = await wrong.listSets().catch((e) => e);

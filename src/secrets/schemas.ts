@@ -157,6 +157,9 @@ export const RegularSecretsRequest = z
       .min(1, "must hold at least one key")
       .meta({ description: "Keys and values merged into the set." }),
     region: OptionalRegion,
+    isImagePullSecret: z.literal(false).optional().meta({
+      description: "Not an image pull secret: what a client that always sends the flag sends.",
+    }),
   })
   .meta({ id: "RegularSecretsRequest" });
 export type RegularSecretsRequest = z.infer<typeof RegularSecretsRequest>;
@@ -196,12 +199,17 @@ export type PutSecretSetRequest = z.infer<typeof PutSecretSetRequest>;
 
 /**
  * The schema a PUT body's shape picks: ours when it has `type`, the documented image pull secret
- * when it has `isImagePullSecret`, our secret set for a `secrets` object, else the documented one.
+ * when it has `isImagePullSecret` (but false beside `secrets`), our secret set for a `secrets` object, else the documented one.
  */
 export function putRequestSchemaFor(body: unknown): z.ZodType<PutSecretSetRequest> {
   const fields = typeof body === "object" && body !== null ? body as Record<string, unknown> : {};
   if ("type" in fields) return OwnPutRequest;
-  if ("isImagePullSecret" in fields) return ImagePullSecretRequest;
+  // `isImagePullSecret: false` beside `secrets` is a secret set, checked as one.
+  if (
+    "isImagePullSecret" in fields && (fields.isImagePullSecret !== false || !("secrets" in fields))
+  ) {
+    return ImagePullSecretRequest;
+  }
   const secrets = fields.secrets;
   const ownSecrets = typeof secrets === "object" && secrets !== null && !Array.isArray(secrets);
   return ownSecrets ? OwnPutRequest : RegularSecretsRequest;
@@ -371,13 +379,13 @@ export type AuditEventsResponse = z.infer<typeof AuditEventsResponse>;
 
 export const ErrorCode = z.enum([
   "VALIDATION_ERROR",
+  "GENERIC_BAD_REQUEST",
   "UNAUTHORIZED",
   "FORBIDDEN",
   "NOT_READY",
   "NOT_FOUND",
   "ROUTE_NOT_FOUND",
   "METHOD_NOT_ALLOWED",
-  "CONFLICT",
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",

@@ -661,7 +661,7 @@ type PutWrite =
 
 function putWrite(body: PutSecretSetRequest): PutWrite {
   const { region } = body;
-  if ("isImagePullSecret" in body) {
+  if ("isImagePullSecret" in body && body.isImagePullSecret) {
     return {
       documented: true,
       region,

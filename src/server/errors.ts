@@ -28,7 +28,11 @@ export const validationError = (message: string, details: ErrorDetail[]) =>
 
 export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", message);
 
-export const conflict = (message: string) => new ApiError(409, "CONFLICT", message);
+/**
+ * The platform's documented 400 for a write the set as it stands refuses (another region, the
+ * other type): permanent, so never a 409, which the documentation keeps for "retry".
+ */
+export const badRequest = (message: string) => new ApiError(400, "GENERIC_BAD_REQUEST", message);
 
 export const tooLarge = (message: string, details?: ErrorDetail[]) =>
   new ApiError(413, "PAYLOAD_TOO_LARGE", message, details);

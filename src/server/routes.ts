@@ -99,8 +99,11 @@ export const putSecretSet = createRoute({
     200: json(PutSecretSetResponse, "Updated (voicebot's body); the set is pending again."),
     201: json(PutSecretSetResponse, "Created (voicebot's body); the set is pending."),
     202: json(PutSecretSetResponse, "Accepted (a documented body); the set is pending."),
-    ...validation,
-    409: json(ErrorResponse, "The name exists with the other type, or in another region."),
+    400: json(
+      ErrorResponse,
+      "Invalid name, key or body, details listing every problem (VALIDATION_ERROR); or the name " +
+        "exists in another region or with the other type (GENERIC_BAD_REQUEST, as documented).",
+    ),
     413: json(ErrorResponse, "Body or a value over the limits."),
     415: json(ErrorResponse, "The body is not application/json."),
     ...errors,

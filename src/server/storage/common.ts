@@ -4,7 +4,7 @@
  */
 import type { SetStatus, SetType } from "../../secrets/schemas.ts";
 import { SEALED_FORMAT, SEALED_HEAD_BYTES } from "../crypto.ts";
-import { conflict, validationError } from "../errors.ts";
+import { badRequest, validationError } from "../errors.ts";
 import {
   type ApiKeyInfo,
   type ApiKeyKind,
@@ -75,13 +75,15 @@ export function checkSetWrite(
   if (existing) {
     if (existing.type !== type) {
       const other = existing.type === "secret" ? "a secret set" : "an image pull secret";
-      throw conflict(
-        `"${name}" already exists as ${other}; choose another name or delete it first.`,
+      throw badRequest(
+        `"${name}" already exists as ${other}; its type cannot change: choose another name, ` +
+          "or delete it first.",
       );
     }
     if (requestedRegion !== undefined && requestedRegion !== existing.region) {
-      throw conflict(
-        `"${name}" already exists in region ${existing.region}; a set cannot move between regions.`,
+      throw badRequest(
+        `"${name}" already exists in region ${existing.region}; it cannot move to ` +
+          `${requestedRegion}: a set cannot move between regions.`,
       );
     }
     return existing.region;
