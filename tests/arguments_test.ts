@@ -125,3 +125,52 @@ Deno.test("options, negations and clusters of known letters still parse", async 
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /"project_name": "bot"/);
 });
+
+// gunshi reads a string option's empty value as no option, so the command ran on its default.
+Deno.test("an empty value of any string option is refused, naming the option", async () => {
+  let checked = 0;
+  for (const [path, command] of commandsUnder(COMMANDS)) {
+    for (const [name, arg] of Object.entries(command.args ?? {})) {
+      if (arg.type !== "string") continue;
+      const forms = [
+        [`--${name}`, ""],
+        [`--${name}=`],
+        ...(arg.short ? [[`-${arg.short}`, ""]] : []),
+      ];
+      for (const form of forms) {
+        const { code, output } = await runCaptured([...path, ...form]);
+        assert.equal(code, 2, `${path.join(" ")} ${form.join(" ")}: ${output}`);
+        assert.match(output, new RegExp(`--${name} is empty \\(an unset variable\\?\\)`), output);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 80, `only ${checked} forms`);
+});
+
+Deno.test("create-key with an empty --expires-in makes no key, and no database", async () => {
+  await using dir = await tempDir();
+  const database = `${dir.path}/keys.db`;
+  const createKey = [
+    "cloud",
+    "serve",
+    "create-key",
+    "-o",
+    "acme",
+    "--create",
+    "--database",
+    database,
+  ];
+  for (const empty of [["--expires-in", ""], ["--expires-in="]]) {
+    const result = await voicebot([...createKey, ...empty], { cwd: dir.path });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stdout, "", "no key printed");
+    assert.match(result.stderr, /--expires-in is empty \(an unset variable\?\): give it a value/);
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "nothing was written");
+  // The same run with a duration does make a key: the refusal above was the empty value's.
+  const made = await voicebot([...createKey, "--expires-in", "1d"], { cwd: dir.path });
+  assert.equal(made.code, 0, made.stderr);
+  assert.match(made.stdout, /^vb_sk_/);
+  assert.match(made.stderr, /valid until/);
+});

@@ -358,6 +358,12 @@ export function parserProblems(errors: readonly unknown[], place?: ErrorPlace): 
     const values = error.values as Record<string, unknown>;
     if (error.code === ArgsValidationErrorKeys.unknownOption) {
       const typed = String(values.rawName);
+      const emptied = typed.startsWith(EMPTY_MARK) ? typed.slice(EMPTY_MARK.length) : undefined;
+      if (emptied !== undefined && args[emptied]) {
+        const option = `--${emptied}`;
+        const value = example(emptied, args[emptied]);
+        return `${option} is empty (an unset variable?): give it a value, e.g. ${option} ${value}`;
+      }
       const candidates = (values.candidates as string[] | undefined) ?? [];
       const near = typed.startsWith("--")
         ? closest(typed, [...candidates, "--verbose"])
@@ -488,6 +494,40 @@ export function withEmptyNumbers(argv: readonly string[], commands: SubCommands)
     }
   });
   return out;
+}
+
+/** What markEmptyValues puts in place of a string option and its empty value: `--(empty)name`. */
+const EMPTY_MARK = "--(empty)";
+
+/**
+ * gunshi 0.37.2 reads an empty value of a string option (`--expires-in ""`, `--expires-in=`, as an
+ * unset variable gives) as no option at all, so the command would run on its default: a key that
+ * never expires, the default database. Each is replaced by a mark that gunshi refuses as an
+ * unknown option, with the run's other problems, and parserProblems names the option.
+ */
+export function markEmptyValues(argv: readonly string[], commands: SubCommands): string[] {
+  const out: (string | undefined)[] = [...argv];
+  forEachDashWord(argv, commands, (word, i, args) => {
+    const [written, value] = word.startsWith("--")
+      ? splitOnce(word.slice(2), "=")
+      : [word, undefined];
+    const name = word.startsWith("--")
+      ? written
+      : Object.entries(args).find(([, arg]) => `-${arg.short}` === word)?.[0];
+    if (name === undefined || args[name]?.type !== "string") return;
+    if (value === "") out[i] = EMPTY_MARK + name;
+    else if (value === undefined && argv[i + 1] === "") {
+      out[i] = EMPTY_MARK + name;
+      out[i + 1] = undefined;
+    }
+  });
+  return out.filter((word) => word !== undefined);
+}
+
+/** `text` split at the first `separator`; the second part undefined when there is none. */
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
 /** What hideUnknownArguments puts in place of an argument: an option name no command has. */

@@ -19,6 +19,7 @@ import {
   type ErrorPlace,
   helpRenderer,
   hideUnknownArguments,
+  markEmptyValues,
   NoCommandGiven,
   noCommandGiven,
   parserProblems,
@@ -49,8 +50,9 @@ export const COMMANDS = { init, update, cloud, completions, complete } as const;
 /** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
 export async function run(argv: readonly string[]): Promise<number> {
   const verbose = argv.includes("--verbose");
+  const given = argv.filter((arg) => arg !== "--verbose");
   const args = withEmptyNumbers(
-    hideUnknownArguments(argv.filter((arg) => arg !== "--verbose"), COMMANDS),
+    markEmptyValues(hideUnknownArguments(given, COMMANDS), COMMANDS),
     COMMANDS,
   );
   // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
