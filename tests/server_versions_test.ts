@@ -126,6 +126,13 @@ backendTest(
     assert.equal(one.status, 200);
     assert.ok(VersionDetail.safeParse(one.body).success, JSON.stringify(one.body));
     assert.deepEqual(one.body.keys, ["A", "B"]);
+    // A version id is decimal digits: no other way of writing 1 is taken for version 1.
+    for (const id of ["0x1", "0b1", "1e0", "+1", "1.0", "%201", "1%20", "-1", "0", "2147483648"]) {
+      const answer = await t.json("GET", `/v1/secrets/app/versions/${id}`);
+      assert.equal(answer.status, 400, `${id}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body.details.map((d: JsonBody) => d.field), ["version"], id);
+    }
+    assert.equal((await t.json("GET", "/v1/secrets/app/versions/01")).status, 200);
 
     const rolled = await t.json("POST", "/v1/secrets/app/rollback", { body: { version: 1 } });
     assert.equal(rolled.status, 200, JSON.stringify(rolled.body));

@@ -151,9 +151,18 @@ export const deleteSecretSet = createRoute({
   },
 });
 
+/**
+ * A whole number written in decimal digits only, as a number: `z.coerce.number()` would also take
+ * `0x1`, `1e0`, `+1`, `1.0` and ` 1`, and answer for a number the caller did not write.
+ */
+const decimal = (min: number, max: number) =>
+  z.string().regex(/^[0-9]+$/, "must be decimal digits").pipe(
+    z.coerce.number<string>().int().min(min).max(max),
+  ).openapi({ type: "integer", minimum: min, maximum: max });
+
 const versionParams = z.object({
   setName: SetName,
-  version: z.coerce.number().int().min(1).max(2 ** 31 - 1).meta({
+  version: decimal(1, 2 ** 31 - 1).meta({
     description: "A version number, from the set's versions.",
   }),
 });
@@ -236,8 +245,9 @@ export const listAuditEvents = createRoute({
   security,
   request: {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(200).default(50).meta({
+      limit: decimal(1, 200).default(50).meta({
         description: "Events on this page (1 to 200; 50 when absent).",
+        default: 50,
       }),
       cursor: z.string().regex(/^[0-9]{1,19}$/).optional().meta({
         description: "The previous page's nextCursor: the events before it.",
