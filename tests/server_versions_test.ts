@@ -8,6 +8,7 @@ import { apiKeyId, valueContext } from "../src/server/crypto.ts";
 import { ListVersionsResponse, RollbackResponse, VersionDetail } from "../src/secrets/schemas.ts";
 import {
   addKey,
+  BACKENDS,
   backendTest,
   documented,
   type JsonBody,
@@ -172,6 +173,45 @@ backendTest(
       (await t.json("POST", "/v1/secrets/none/rollback", { body: { version: 1 } })).status,
       404,
     );
+  },
+);
+
+Deno.test(
+  "SQLite: a purge, and a set's deletion, leave the dropped ciphertext nowhere on disk, -wal included",
+  async () => {
+    await using t = await testApp(BACKENDS.find((backend) => backend.name === "sqlite")!);
+    await put(t, { LEAKED: "oops-this-leaked-value" });
+    await put(t, { OTHER: "kept" }, {}, undefined);
+    // Every sealed copy of the leaked value, wherever the server put it.
+    const sealedCopies = async (key: string) =>
+      (await rawQuery(
+        t.spec,
+        `SELECT value FROM secret_values WHERE key = '${key}'
+         UNION ALL SELECT value FROM secret_version_values WHERE key = '${key}'`,
+      )).map((row) => new Uint8Array(row.value as Uint8Array));
+    const leaked = await sealedCopies("LEAKED");
+    assert.ok(leaked.length >= 2, "the live value and its versions");
+    /** Which of `copies` the database file or its -wal still holds, by their first 24 bytes. */
+    const onDisk = async (copies: Uint8Array[]) => {
+      const files = [t.spec, `${t.spec}-wal`];
+      const bytes = await Promise.all(
+        files.map((file) => Deno.readFile(file).catch(() => new Uint8Array())),
+      );
+      const text = bytes.map((b) => new TextDecoder("latin1").decode(b));
+      return copies.filter((copy) => {
+        const probe = new TextDecoder("latin1").decode(copy.subarray(0, 24));
+        return text.some((file) => file.includes(probe));
+      }).length;
+    };
+    assert.equal(await onDisk(leaked), leaked.length, "the probe finds what is there");
+
+    await put(t, { LEAKED: "rotated-value" });
+    assert.equal((await t.json("POST", "/v1/secrets/app/versions/purge")).status, 200);
+    assert.equal(await onDisk(leaked), 0, "a purged version's ciphertext is left on disk");
+
+    const current = await sealedCopies("OTHER");
+    assert.equal((await t.json("DELETE", "/v1/secrets/app")).status, 200);
+    assert.equal(await onDisk(current), 0, "a deleted set's ciphertext is left on disk");
   },
 );
 

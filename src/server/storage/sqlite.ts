@@ -598,8 +598,8 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  purgeVersions(orgId: string, name: string, author = OPERATOR): Promise<number | undefined> {
-    return this.write(undefined, () => {
+  async purgeVersions(orgId: string, name: string, author = OPERATOR): Promise<number | undefined> {
+    const purged = await this.write(undefined, () => {
       if (!this.existing(orgId, name)) return undefined;
       const current = this.currentVersion(orgId, name) ?? 0;
       const purged = Number(
@@ -609,6 +609,24 @@ export class SqliteStorage implements Storage {
       this.audit(versionsPurgedEvent(orgId, name, author, purged, current));
       return purged;
     });
+    if (purged) this.overwriteOnDisk();
+    return purged;
+  }
+
+  /**
+   * secure_delete overwrites a deleted row in the page's new image, which WAL mode writes to the
+   * `-wal`: the old image stays in the database file, and older frames in the `-wal`, until a
+   * checkpoint. After a purge or a set's deletion, which are how a leaked value is got rid of,
+   * the `-wal` is copied in and emptied at once. It waits (busy_timeout) for a reader of another
+   * process; one still reading then leaves it to SQLite's next checkpoint. The write stands
+   * either way: it is committed.
+   */
+  private overwriteOnDisk() {
+    try {
+      this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch {
+      // Committed already; SQLite's automatic checkpoint does it later.
+    }
   }
 
   putImagePullSecret(
@@ -661,8 +679,8 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  deleteSet(orgId: string, name: string, author = OPERATOR): Promise<boolean> {
-    return this.write(orgId, () => {
+  async deleteSet(orgId: string, name: string, author = OPERATOR): Promise<boolean> {
+    const deleted = await this.write(orgId, () => {
       this.sql("DELETE FROM secret_values WHERE org_id = ? AND set_name = ?").run(orgId, name);
       const deleted = this.sql("DELETE FROM secret_sets WHERE org_id = ? AND name = ?")
         .run(orgId, name).changes > 0;
@@ -671,6 +689,8 @@ export class SqliteStorage implements Storage {
       }
       return deleted;
     });
+    if (deleted) this.overwriteOnDisk();
+    return deleted;
   }
 
   pendingSets(writtenBefore: number, limit: number): Promise<PendingSet[]> {
