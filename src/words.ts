@@ -1,5 +1,10 @@
 /** Small pieces of English for messages and generated text, shared by the cores and commands. */
 
+/** `1 file`, `2 files`: a count and its noun, plural by adding "s". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** `a`, `a and b`, `a, b and c`. */
 export function andList(items: readonly string[]): string {
   return items.length <= 1

@@ -5,12 +5,14 @@
  * before the backup began is in it, and writes that go together are in it together.
  */
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "pathe";
 import { apiKeyId, valueContext } from "../src/server/crypto.ts";
 import { unlock } from "../src/server/master_key.ts";
 import { openStorage } from "../src/server/serve.ts";
 import { tempDir, voicebot } from "./helpers.ts";
 import { skipped } from "./skips.ts";
+import { startCli } from "./helpers_secrets.ts";
 import {
   api,
   BACKENDS,
@@ -147,6 +149,64 @@ Deno.test("serve backup copies a live SQLite database at one moment, 0600, witho
     "nothing else is left beside it",
   );
   await assertOneMoment(to, key, ackedBefore);
+});
+
+Deno.test("a backup killed part-way leaves what it wrote only until the next backup, which says it removed it", async () => {
+  await using database = await sqlite.database();
+  await using dir = await tempDir();
+  await (await spawnServer(database.spec)).stop();
+  // 160 MB of random rows, so that the copy takes long enough to be killed in the middle.
+  const db = new DatabaseSync(database.spec);
+  db.exec("CREATE TABLE ballast (bytes BLOB)");
+  const insert = db.prepare("INSERT INTO ballast VALUES (?)");
+  for (let i = 0; i < 160; i++) insert.run(crypto.getRandomValues(new Uint8Array(65_536)).slice());
+  db.exec("UPDATE ballast SET bytes = bytes || zeroblob(983040)");
+  db.close();
+
+  const to = join(dir.path, "copy.db");
+  const backup = ["cloud", "serve", "backup", "--to", to, "--database", database.spec];
+  const leftovers = () =>
+    [...Deno.readDirSync(dir.path)].filter((entry) => entry.name.startsWith("copy.db.partial-"))
+      .map((entry) => ({ name: entry.name, size: Deno.statSync(join(dir.path, entry.name)).size }));
+  // Killed (SIGKILL, as the OOM killer or a lost machine would) once its copy is under way.
+  for (let attempt = 1; attempt <= 3 && leftovers().length === 0; attempt++) {
+    await using running = startCli(backup, {});
+    const deadline = Date.now() + 20_000;
+    let ended: number | undefined;
+    running.status(20_000).then((code) => ended = code, () => {});
+    while (ended === undefined && Date.now() < deadline && !leftovers().some((f) => f.size > 1e6)) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    if (ended === undefined) running.child.kill("SIGKILL");
+    await running.status(20_000).catch(() => {});
+    await Deno.remove(to).catch(() => {}); // a copy that finished first: try again
+  }
+  const left = leftovers();
+  assert.ok(left.some((file) => file.size > 1e6), `a killed backup left ${JSON.stringify(left)}`);
+
+  const next = await voicebot(backup);
+  assert.equal(next.code, 0, next.stderr);
+  const removed = next.stderr.match(/Removed (\d+) files? that an interrupted backup left: (.*)\./);
+  assert.ok(removed, next.stderr);
+  assert.equal(Number(removed[1]), left.length);
+  for (const { name } of left) assert.ok(removed[2].includes(name), `${name} not named`);
+  assert.deepEqual(
+    [...Deno.readDirSync(dir.path)].map((entry) => entry.name),
+    ["copy.db"],
+    "only the copy",
+  );
+
+  // A partial copy whose process still runs is another backup's, under way: left alone.
+  const underWay = join(dir.path, `other.db.partial-${Deno.pid}-0a1b2c3d`);
+  await Deno.writeTextFile(underWay, "");
+  const other = await voicebot([
+    ...backup.slice(0, 4),
+    join(dir.path, "other.db"),
+    ...backup.slice(5),
+  ]);
+  assert.equal(other.code, 0, other.stderr);
+  assert.doesNotMatch(other.stderr, /Removed/);
+  assert.ok(await Deno.stat(underWay), "another backup's file was removed");
 });
 
 Deno.test("serve backup never replaces a file, needs --to, makes nothing from a mistyped database, and points PostgreSQL at pg_dump", async () => {

@@ -4,7 +4,7 @@ import type { ScaffoldConfig } from "../init/config.ts";
 import type { InitResult } from "../init/mod.ts";
 import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { andList, shellQuote } from "../words.ts";
+import { andList, count, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
 import { isInteractive } from "./prompt.ts";
 import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
@@ -203,10 +203,6 @@ function report(result: InitResult) {
   // After a run that changed nothing, the next steps are the user's own (and `cp .env.example
   // .env` would clobber a finished project's keys).
   if (result.kind === "written" && result.written.length > 0) printNextSteps(result, where);
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function alreadyThere(n: number): string {

@@ -10,6 +10,7 @@ import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { SET_NAME } from "../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
+import { count } from "../../words.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
@@ -387,7 +388,12 @@ async function backup(database: string, to: string | undefined) {
     });
   }
   const { backupDatabase } = await import("../../server/backup.ts");
-  const bytes = await backupDatabase(database, to);
+  const bytes = await backupDatabase(database, to, (files) =>
+    printNote(
+      `Removed ${count(files.length, "file")} that an interrupted backup left: ${
+        files.join(", ")
+      }.`,
+    ));
   printSuccess(
     `Wrote a consistent copy of the database to ${to} (${bytes} bytes, mode 0600). ` +
       "It holds no key: restoring it needs the keyring it was sealed with, kept apart.",
