@@ -103,6 +103,40 @@ async function heads(storage: Storage): Promise<Map<string, number>> {
 
 const headOf = async (key: Uint8Array) => (await Vault.fromRawKey(key)).currentHead.toHex();
 
+/** `rotate-master-key` as an operator runs it, in batches of 3, on `spec` with `keyring`. */
+function spawnRotation(spec: string, keyring: string): Deno.ChildProcess {
+  const database = databaseArgs(spec);
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["run", "-A", "--quiet", ENTRY, "cloud", "serve", "rotate-master-key"],
+      ...["--batch-size", "3", "--json", ...database.args],
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", DENO_DIR, VOICEBOT_MASTER_KEY: keyring, ...database.env },
+  }).spawn();
+}
+
+/**
+ * Polls `done` (bounded) until it reaches `target`, then sends `signal` to `child`; returns the
+ * last count, what the pass had done when it was stopped.
+ */
+async function stopAt(
+  child: Deno.ChildProcess,
+  signal: Deno.Signal,
+  target: number,
+  done: () => Promise<number>,
+): Promise<number> {
+  let count = 0;
+  for (let i = 0; i < 3_000 && count < target; i++) {
+    count = await done();
+    if (count < target) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  child.kill(signal);
+  return count;
+}
+
 backendTest(
   "a keyring opens what each of its keys sealed; rotation re-seals it all with the newest in batches, and the old key can then go",
   async (backend) => {
@@ -228,32 +262,6 @@ backendTest(
     // Each set's 50 values, its first version's 50, and the registry's credentials.
     const total = 8 * 50 * 2 + 1;
     const oldHead = await headOf(K1);
-    const rotation = () =>
-      new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--quiet",
-          ENTRY,
-          "cloud",
-          "serve",
-          "rotate-master-key",
-          "--batch-size",
-          "3",
-          "--json",
-          ...databaseArgs(database.spec).args,
-        ],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        env: {
-          NO_COLOR: "1",
-          DENO_DIR,
-          VOICEBOT_MASTER_KEY: ring(k2, K1),
-          ...databaseArgs(database.spec).env,
-        },
-      }).spawn();
-
     // A server on the keyring serves all along: writes made while the rotation runs must stay.
     const live = await spawnServer(database.spec, {
       args: ["--rate-limit", "0"],
@@ -295,20 +303,20 @@ backendTest(
       [0.9, "SIGKILL"],
     ];
     for (const [fraction, signal] of stops) {
-      const child = rotation();
+      const child = spawnRotation(database.spec, ring(k2, K1));
       let running = true;
       // Settled at once, rethrown below: a failed write fails the test, not the test runner.
       const writing = writeWhile(() => running).then(() => undefined, (error: unknown) => error);
       const watcher = await openStorage(database.spec);
       try {
-        // Bounded: polls until the pass is past `fraction` of the old key's items (the live
-        // writes add items under the new key, so those are not counted), then kills it.
-        let done = 0;
-        for (let i = 0; i < 3_000 && done < fraction * total; i++) {
-          done = total - ((await heads(watcher)).get(oldHead) ?? 0);
-          if (done < fraction * total) await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-        child.kill(signal);
+        // Past `fraction` of the old key's items (the live writes add items under the new key,
+        // so those are not counted).
+        const done = await stopAt(
+          child,
+          signal,
+          fraction * total,
+          async () => total - ((await heads(watcher)).get(oldHead) ?? 0),
+        );
         running = false;
         const failure = await writing;
         if (failure) throw failure;
@@ -348,7 +356,9 @@ backendTest(
       env: { VOICEBOT_MASTER_KEY: k2.toBase64(), ...databaseArgs(database.spec).env },
     });
     assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /a master-key rotation of this database is unfinished/);
     assert.match(refused.stderr, new RegExp(`\\d+ sealed items need master key ${k1Id}`));
+    assert.match(refused.stderr, /put the old key back in the keyring.*rotate-master-key/);
     assert.ok(!refused.stderr.includes(K1.toBase64()) && !refused.stderr.includes(k2.toBase64()));
 
     const finished = await voicebot(
@@ -371,6 +381,95 @@ backendTest(
     const storage = await openStorage(database.spec);
     try {
       await assertReadable(storage, await unlock(storage, [k2]), written);
+    } finally {
+      await storage.close();
+    }
+  },
+);
+
+backendTest(
+  "a legacy-format database's rotation killed with SIGKILL at several points loses nothing: the legacy key check goes last, a server without the old key is told the rotation is unfinished, and a second run finishes",
+  async (backend) => {
+    await using database = await backend.database();
+    const k2 = newKey();
+    const legacy = await legacySealer(K1);
+    const written: Written = { orgId: "", sets: new Map() };
+    {
+      const storage = await openStorage(database.spec);
+      try {
+        await storage.putMetaIfAbsent(
+          KEY_CHECK,
+          await legacy(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
+        );
+        written.orgId = await orgOf(storage, await addKey(storage, "acme"));
+        for (let s = 0; s < 8; s++) {
+          const name = `old-${s}`;
+          const values = new Map(
+            Array.from({ length: 40 }, (_, i) => [`KEY_${i}`, valueOf(name, i)]),
+          );
+          const sealed = await Promise.all(
+            [...values].map(async ([key, value]): Promise<[string, Uint8Array]> => [
+              key,
+              await legacy(value, valueContext(written.orgId, name, key)),
+            ]),
+          );
+          await storage.putSecrets(
+            written.orgId,
+            { name, region: undefined, values: sealed, replace: false },
+            RULES,
+          );
+          written.sets.set(name, values);
+        }
+      } finally {
+        await storage.close();
+      }
+    }
+    const fingerprintKey = await legacyFingerprintKey(K1, written.orgId);
+    const total = 8 * 40 * 2; // the values, and their first versions'
+    const newHead = await headOf(k2);
+    const kills: number[] = [];
+    for (const fraction of [0.2, 0.5, 0.8]) {
+      const child = spawnRotation(database.spec, ring(k2, K1));
+      const watcher = await openStorage(database.spec);
+      try {
+        const done = await stopAt(
+          child,
+          "SIGKILL",
+          fraction * total,
+          async () => (await heads(watcher)).get(newHead) ?? 0,
+        );
+        const output = await withDeadline(child.output(), 30_000);
+        if (output.signal === "SIGKILL") kills.push(done);
+        // The key check is legacy still: it tells which key sealed the legacy values left.
+        const vault = await unlock(watcher, [k2, K1]);
+        await assertReadable(watcher, vault, written);
+        assert.deepEqual(vault.fingerprintKey(written.orgId), fingerprintKey);
+      } finally {
+        await watcher.close();
+      }
+    }
+    assert.ok(kills.length >= 2, `killed mid-way at ${kills.join(", ")} of ${total}`);
+    assert.ok(kills.every((done) => done > 0 && done < total), kills.join(", "));
+
+    const { args, env } = databaseArgs(database.spec);
+    const refused = await voicebot(["cloud", "serve", "--port", "0", ...args], {
+      env: { VOICEBOT_MASTER_KEY: k2.toBase64(), ...env },
+    });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /a master-key rotation of this database is unfinished/);
+    assert.match(refused.stderr, /items are under master key \S+ already/);
+    assert.doesNotMatch(refused.stderr, /no key of the keyring/);
+
+    const finished = await voicebot(["cloud", "serve", "rotate-master-key", "--json", ...args], {
+      env: { VOICEBOT_MASTER_KEY: ring(k2, K1), ...env },
+    });
+    assert.equal(finished.code, 0, finished.stderr);
+    assert.equal(JSON.parse(finished.stdout).complete, true);
+    const storage = await openStorage(database.spec);
+    try {
+      const after = await unlock(storage, [k2]);
+      await assertReadable(storage, after, written);
+      assert.deepEqual(after.fingerprintKey(written.orgId), fingerprintKey);
     } finally {
       await storage.close();
     }

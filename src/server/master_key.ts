@@ -124,15 +124,12 @@ export async function unlock(
     vault.sealSync(KEY_CHECK_PLAINTEXT, KEY_CHECK_CONTEXT),
   );
   const checkKey = await keyOpening(keys, check);
-  const notThisDatabase = (problems: string[] = []) =>
-    new UsageError("no key of the keyring is this database's master key.", {
-      problems,
-      hint:
-        `use the key the database was made with, or a keyring that holds it (${MASTER_KEY_ENV}, or the key file beside the database).`,
-    });
+  // A server needs the key of the check; so does a legacy database's rotation, see below.
+  if (checkKey === undefined && (requireEveryKey || vault.isLegacy(check))) {
+    throw await refusal(storage, vault, check);
+  }
   // A legacy check names no key: the one that opens it sealed every legacy value.
-  if (vault.isLegacy(check)) {
-    if (checkKey === undefined) throw notThisDatabase();
+  if (checkKey !== undefined && vault.isLegacy(check)) {
     vault.knowLegacyKey(vault.keyIds[checkKey]);
   }
   const root = checkKey === undefined
@@ -158,6 +155,41 @@ export async function unlock(
   }
   vault.useFingerprintRoot(Uint8Array.fromBase64(vault.openSync(root, FINGERPRINT_ROOT_CONTEXT)));
   return vault;
+}
+
+const notThisDatabase = (problems: string[] = []) =>
+  new UsageError("no key of the keyring is this database's master key.", {
+    problems,
+    hint:
+      `use the key the database was made with, or a keyring that holds it (${MASTER_KEY_ENV}, or the key file beside the database).`,
+  });
+
+/**
+ * Why a keyring that does not open the key check is refused. A rotation re-seals the check last,
+ * so a ring that opens some of what the database holds, but not the check, lacks the key that an
+ * unfinished rotation was moving away from; a ring that opens nothing is another database's.
+ */
+async function refusal(storage: Storage, vault: Vault, check: Uint8Array): Promise<UsageError> {
+  const counts = await sealedByKey(storage, vault, [check]);
+  const opened = counts.filter(({ keyId }) => vault.hasKey(keyId));
+  const missing = keyNeeds(counts.filter(({ keyId }) => !vault.hasKey(keyId)));
+  if (opened.length === 0) return notThisDatabase(missing);
+  return new UsageError(
+    "a master-key rotation of this database is unfinished: the keyring holds the key it moved " +
+      "to, not the one it moved from.",
+    {
+      problems: [
+        ...opened.map(({ keyId, count }) =>
+          `${count} sealed ${
+            count === 1 ? "item is" : "items are"
+          } under master key ${keyId} already`
+        ),
+        ...missing,
+      ],
+      hint:
+        `put the old key back in the keyring, after the newest (${MASTER_KEY_ENV}, or the key file), and run \`voicebot cloud serve rotate-master-key\` to finish; the old key can go once it reports the rotation complete.`,
+    },
+  );
 }
 
 /** The index in `keys` of the key that opens the key check, if any (each key tried alone). */
