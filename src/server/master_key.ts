@@ -170,7 +170,8 @@ const notThisDatabase = (problems: string[] = []) =>
  * unfinished rotation was moving away from; a ring that opens nothing is another database's.
  */
 async function refusal(storage: Storage, vault: Vault, check: Uint8Array): Promise<UsageError> {
-  const counts = await sealedByKey(storage, vault, [check]);
+  const root = await storage.getMeta(FINGERPRINT_ROOT);
+  const counts = await sealedByKey(storage, vault, root ? [check, root] : [check]);
   const opened = counts.filter(({ keyId }) => vault.hasKey(keyId));
   const missing = keyNeeds(counts.filter(({ keyId }) => !vault.hasKey(keyId)));
   if (opened.length === 0) return notThisDatabase(missing);
