@@ -1,0 +1,101 @@
+/**
+ * What every route module of the API shares: the storage and the vault, the organization's rules,
+ * the router every module builds on (its 400s report every problem), the body reader and who
+ * makes a change. app.ts makes one context per app and mounts each resource's module on it.
+ */
+import type { Context } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { ErrorDetail } from "../../secrets/schemas.ts";
+import { fingerprint, importFingerprintKey } from "../../secrets/fingerprint.ts";
+import type { Caller } from "../auth.ts";
+import type { Limits } from "../config.ts";
+import { valueContext, type Vault } from "../crypto.ts";
+import { readJsonBody } from "../request.ts";
+import type { Author, Storage, WriteRules } from "../storage/types.ts";
+import type { ListCache } from "./list_cache.ts";
+import { reportAllProblems } from "./validation.ts";
+
+/** What the middleware sets on a request for the handlers. */
+export type Env = {
+  Variables: { requestId: string; orgId: string; caller: Caller; jsonBody: unknown };
+};
+
+export interface ApiContext {
+  storage: Storage;
+  vault: Vault;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  limits: Limits;
+  /** The organization's region codes; `defaultRegion` is one of them. */
+  regionCodes: string[];
+  defaultRegion: string;
+  /** Every organization's lists of sets, as GET /secrets last read them. */
+  lists: ListCache;
+  /** Called after every write through this app: its list is read again, the provisioner woken. */
+  wrote(orgId: string): void;
+}
+
+/** The rules a write is checked against, as of now. */
+export const writeRules = (context: ApiContext): WriteRules => ({
+  ...context.limits,
+  defaultRegion: context.defaultRegion,
+  now: context.clock(),
+});
+
+/** A 400 detail for a region that is not one of the organization's; none for any other value. */
+export const regionProblem = (context: ApiContext, region: unknown): ErrorDetail[] =>
+  typeof region === "string" && !context.regionCodes.includes(region)
+    ? [{ field: "region", message: `must be one of: ${context.regionCodes.join(", ")}` }]
+    : [];
+
+/** The router each resource's module adds its routes to: a 400 names every problem at once. */
+export function router(context: ApiContext): OpenAPIHono<Env> {
+  return new OpenAPIHono<Env>({
+    defaultHook: reportAllProblems((region) => regionProblem(context, region)),
+  });
+}
+
+/**
+ * Middleware for a route with a JSON body: reads it within the size limit (415, 413, 400) and
+ * hands it on, as sent, to the route's validator and to the handler (`c.get("jsonBody")`).
+ */
+export function jsonBody(context: ApiContext) {
+  return async (c: Context<Env>, next: () => Promise<void>) => {
+    const { text, value } = await readJsonBody(c.req.raw, context.limits.maxBodyBytes);
+    c.set("jsonBody", value);
+    // The route's zod validator reads the body from hono's cache instead of the spent stream.
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    // readJsonBody's media-type rule is the only one: the route's own gate, stricter, sees
+    // the accepted type in its plain form.
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("content-type", "application/json");
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers });
+    await next();
+  };
+}
+
+/** Who makes this request's changes: its API key, and its request id. */
+export function authorOf(c: Context<Env>): Author {
+  return { actor: c.get("caller").keyId, requestId: c.get("requestId") };
+}
+
+/**
+ * The fingerprint of each sealed value, in order, and the organization's fingerprint key as the
+ * API sends it. Computed from the opened values: no fingerprint is ever stored.
+ */
+export async function fingerprintsOf(
+  vault: Vault,
+  orgId: string,
+  name: string,
+  values: { key: string; sealed: Uint8Array }[],
+): Promise<{ fingerprints: string[]; fingerprintKey: string }> {
+  const rawKey = vault.fingerprintKey(orgId);
+  const hmacKey = await importFingerprintKey(rawKey);
+  const fingerprints = await Promise.all(
+    values.map(({ key, sealed }) =>
+      fingerprint(hmacKey, vault.openSync(sealed, valueContext(orgId, name, key)))
+    ),
+  );
+  const fingerprintKey = rawKey.toBase64({ alphabet: "base64url", omitPadding: true });
+  return { fingerprints, fingerprintKey };
+}
