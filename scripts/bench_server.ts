@@ -1,22 +1,34 @@
 /**
- * The secrets server under load, side by side with its ceiling on this machine: a bare
- * `Deno.serve` handler that answers with the same bytes. Both run as their own process; the
- * load comes from `wrk` (Debian's package, installed here when missing) on one thread.
+ * The secrets server under load, side by side with its ceiling on this machine (a bare
+ * `Deno.serve` handler that answers with the same bytes) and with an earlier build of itself
+ * (EARLIER, from a git worktree: the build before versions and the audit trail, whose speed the
+ * server is held to). Each runs as its own process; the load comes from `wrk` (Debian's package,
+ * installed here when missing) on one thread, the three measured in turn, ROUNDS times, per case.
  *
  * Cases, on SQLite and on PostgreSQL (VOICEBOT_BENCH_POSTGRES_URL, else
  * VOICEBOT_TEST_POSTGRES_URL; a fresh schema each): `GET /secrets` for an organization with 10
- * sets and one with 1,000 sets, and `PUT` merging one key (a new value each time) into a set,
- * with the documented body that the client sends. Reported: requests per second, p50 and p99 latency, and the server's throughput as a share of
- * the ceiling's, measured in the same run. Then scale-out: two server processes on one PostgreSQL database, written
- * through both at once, and 200 keys merged through both into one set, none lost.
+ * sets and one with 1,000 sets, `PUT` merging one key (a new value each time) into a set (with
+ * voicebot's own body, which the earlier build takes too, and with the documented body that the
+ * client sends), and the runtime read (`GET /runtime/secrets/{setName}`,
+ * what every bot start asks; not in the earlier build). Reported: requests per second, p50 and p99
+ * latency, and the server's throughput as a share of the ceiling's and of the earlier build's.
+ * Then scale-out: two server processes on one PostgreSQL database, written through both at once,
+ * and 200 keys merged through both into one set, none lost.
  */
 import { join } from "pathe";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-/** `deno <VOICEBOT...>` runs the CLI from source. */
-const VOICEBOT = ["run", "-A", "--quiet", join(ROOT, "main.ts")];
-const DURATION = "5s";
+/** The CLI from source: this tree's, or a worktree's. */
+const voicebot = (root = ROOT) => ["run", "-A", "--quiet", join(root, "main.ts")];
+/** The build before versions and the audit trail (issue 32 holds the server to its speed). */
+const EARLIER = "2ec6f0e";
+const DURATION = "3s";
 const WARMUP = "1s";
+/**
+ * Each case is measured this many times on each of the three, one after another in turn, and the
+ * median run is reported: what the machine does meanwhile falls on all three alike.
+ */
+const ROUNDS = 3;
 const CONNECTIONS = 64;
 /** PostgreSQL needs a master key; one for the run, which the databases do not outlive. */
 const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
@@ -30,6 +42,8 @@ interface Result {
 interface Row {
   name: string;
   server: Result;
+  /** Absent where the earlier build has no such route, or could not be built. */
+  earlier?: Result;
   ceiling: Result;
 }
 
@@ -42,16 +56,22 @@ export async function benchServer(): Promise<void> {
   const work = await Deno.makeTempDir({ prefix: "voicebot-bench-server-" });
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const backends: [string, string][] = [["SQLite", join(work, "bench.db")]];
+    const earlier = await earlierBuild(work, cleanups);
+    const backends: [string, () => Promise<string>][] = [[
+      "SQLite",
+      () => Promise.resolve(join(work, `${crypto.randomUUID()}.db`)),
+    ]];
     if (POSTGRES_URL) {
-      const { url, drop } = await freshSchema(POSTGRES_URL);
-      cleanups.push(drop);
-      backends.push(["PostgreSQL", url]);
+      backends.push(["PostgreSQL", async () => {
+        const { url, drop } = await freshSchema(POSTGRES_URL);
+        cleanups.push(drop);
+        return url;
+      }]);
     } else {
       console.error("VOICEBOT_BENCH_POSTGRES_URL is not set: PostgreSQL is skipped.");
     }
     for (const [label, database] of backends) {
-      await benchBackend(work, label, database, cleanups);
+      await benchBackend(work, label, database, earlier, cleanups);
     }
     if (POSTGRES_URL) await scaleOut(work, cleanups);
   } finally {
@@ -60,59 +80,156 @@ export async function benchServer(): Promise<void> {
   }
 }
 
-async function benchBackend(
+/** A git worktree of EARLIER in `work`, removed at the end; undefined (and said) when it fails. */
+async function earlierBuild(
+  work: string,
+  cleanups: (() => Promise<void>)[],
+): Promise<string | undefined> {
+  const path = join(work, "earlier");
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args: ["-C", ROOT, ...args], stdout: "null", stderr: "piped" })
+      .output();
+  const added = await git("worktree", "add", "--detach", path, EARLIER).catch(() => undefined);
+  if (added?.code !== 0) {
+    console.error(
+      `the earlier build (${EARLIER}) is skipped: no git worktree of it could be made.`,
+    );
+    return undefined;
+  }
+  cleanups.push(async () => void await git("worktree", "remove", "--force", path));
+  return path;
+}
+
+/** One server under test: its base URL, and the keys of its three organizations. */
+interface Served {
+  baseUrl: string;
+  smallKey: string;
+  bigKey: string;
+  writeKey: string;
+}
+
+/**
+ * A server of the build at `root` on a fresh database, with an organization of 10 sets, one of
+ * 1,000 and one for the writes, all ready.
+ */
+async function serveBuild(
   work: string,
   label: string,
   database: string,
+  root: string,
   cleanups: (() => Promise<void>)[],
-) {
-  const server = await spawnServer(work, database, `${label}.log`);
+): Promise<Served & { stop: () => Promise<void> }> {
+  const server = await spawnServer(work, database, `${label}.log`, root);
   cleanups.push(server.stop);
   const baseUrl = /^Listening on (\S+)$/m.exec(server.stdout)![1];
   const smallKey = /^(vb_sk_\S+)$/m.exec(server.stdout)![1];
-  const bigKey = await createKey(database, "big");
-
+  const bigKey = await createKey(database, "big", root);
+  const writeKey = await createKey(database, "writes", root);
   console.error(`${label}: populating 10 sets and 1,000 sets...`);
   await populate(baseUrl, smallKey, 10);
   await populate(baseUrl, bigKey, 1000);
   await waitUntilReady(baseUrl, bigKey);
   await waitUntilReady(baseUrl, smallKey);
-  const smallList = await body(baseUrl, smallKey, "GET", "/secrets");
-  const bigList = await body(baseUrl, bigKey, "GET", "/secrets");
-  const putBody = JSON.stringify(documentedPut({ BENCH_KEY: "value" }));
-  const putResponse = await body(baseUrl, smallKey, "PUT", "/secrets/bench-put", putBody);
+  return { baseUrl, smallKey, bigKey, writeKey, stop: server.stop };
+}
 
-  const ceiling = await spawnCeiling(work, { small: smallList, big: bigList, put: putResponse });
+async function benchBackend(
+  work: string,
+  label: string,
+  database: () => Promise<string>,
+  earlierRoot: string | undefined,
+  cleanups: (() => Promise<void>)[],
+) {
+  const databaseNow = await database();
+  const now = await serveBuild(work, label, databaseNow, ROOT, cleanups);
+  const earlier = earlierRoot &&
+    await serveBuild(work, `${label} ${EARLIER}`, await database(), earlierRoot, cleanups);
+  const smallList = await body(now.baseUrl, now.smallKey, "GET", "/secrets");
+  const bigList = await body(now.baseUrl, now.bigKey, "GET", "/secrets");
+  // The body the client sends, and voicebot's own, which the earlier build takes too.
+  const putBody = JSON.stringify(documentedPut({ BENCH_KEY: "value" }));
+  const ownPutBody = JSON.stringify({ type: "secret", secrets: { BENCH_KEY: "value" } });
+  const putResponse = await body(now.baseUrl, now.writeKey, "PUT", "/secrets/bench-put", putBody);
+  if (earlier) {
+    await body(earlier.baseUrl, earlier.writeKey, "PUT", "/secrets/bench-put", ownPutBody);
+  }
+  // The runtime read: a set of two values, and a runtime key bound to it.
+  const runtimeBody = JSON.stringify(documentedPut({ API_KEY: "sk-bench-1", OTHER: "x" }));
+  await body(now.baseUrl, now.writeKey, "PUT", "/secrets/bench-run", runtimeBody);
+  await waitUntilReady(now.baseUrl, now.writeKey);
+  const runtimeKey = await createKey(databaseNow, "writes", ROOT, [
+    "--runtime",
+    "--set",
+    "bench-run",
+  ]);
+  const runtimeResponse = await body(now.baseUrl, runtimeKey, "GET", "/runtime/secrets/bench-run");
+
+  const ceiling = await spawnCeiling(work, {
+    small: smallList,
+    big: bigList,
+    put: putResponse,
+    runtime: runtimeResponse,
+  });
   cleanups.push(ceiling.stop);
 
   const rows: Row[] = [];
   const measure = async (
     name: string,
     path: string,
-    key: string,
+    key: (served: Served) => string,
     ceilingPath: string,
-    script?: string,
+    options: { script?: string; earlier?: boolean } = {},
   ) => {
-    const scriptFile = script ? join(work, `${name.replace(/\W+/g, "_")}.lua`) : undefined;
-    if (scriptFile) await Deno.writeTextFile(scriptFile, script!);
+    const scriptFile = options.script ? join(work, `${name.replace(/\W+/g, "_")}.lua`) : undefined;
+    if (scriptFile) await Deno.writeTextFile(scriptFile, options.script!);
+    const targets: [string, string][] = [
+      [`${now.baseUrl}${path}`, key(now)],
+      ...(earlier && options.earlier !== false
+        ? [[`${earlier.baseUrl}${path}`, key(earlier)] as [string, string]]
+        : []),
+      [`${ceiling.origin}${ceilingPath}`, key(now)],
+    ];
+    const runs: Result[][] = targets.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, [url, apiKey]] of targets.entries()) {
+        runs[i].push(await wrk(url, apiKey, scriptFile, round === 0));
+      }
+    }
+    const [server, ...rest] = runs.map(median);
     rows.push({
       name,
-      server: await wrk(`${baseUrl}${path}`, key, scriptFile),
-      ceiling: await wrk(`${ceiling.origin}${ceilingPath}`, key, scriptFile),
+      server,
+      earlier: rest.length > 1 ? rest[0] : undefined,
+      ceiling: rest.at(-1)!,
     });
   };
-  await measure("GET /secrets, 10 sets", "/secrets", smallKey, "/small");
-  await measure("GET /secrets, 1,000 sets", "/secrets", bigKey, "/big");
+  await measure("GET /secrets, 10 sets", "/secrets", (s) => s.smallKey, "/small");
+  await measure("GET /secrets, 1,000 sets", "/secrets", (s) => s.bigKey, "/big");
   await measure(
     "PUT /secrets/{setName}, merge 1 key",
     "/secrets/bench-put",
-    smallKey,
+    (s) => s.writeKey,
     "/put",
-    PUT_SCRIPT(putBody),
+    { script: PUT_SCRIPT(ownPutBody) },
+  );
+  await measure(
+    "PUT, the same, documented body",
+    "/secrets/bench-put",
+    (s) => s.writeKey,
+    "/put",
+    { script: PUT_SCRIPT(putBody), earlier: false },
+  );
+  await measure(
+    "GET /runtime/secrets/{setName}",
+    "/runtime/secrets/bench-run",
+    () => runtimeKey,
+    "/runtime",
+    { earlier: false },
   );
   report(label, rows, smallList.length, bigList.length);
   await ceiling.stop();
-  await server.stop();
+  await now.stop();
+  if (earlier) await earlier.stop();
 }
 
 /** The documented PUT body, which `voicebot cloud secrets set` sends. */
@@ -183,11 +300,11 @@ async function scaleOut(work: string, cleanups: (() => Promise<void>)[]) {
 }
 
 /** `voicebot cloud serve` on the database; a URL goes through the environment, as documented. */
-function spawnServer(work: string, database: string, log: string): Promise<Spawned> {
+function spawnServer(work: string, database: string, log: string, root = ROOT): Promise<Spawned> {
   const isUrl = database.startsWith("postgres");
   return spawn(
     [
-      ...VOICEBOT,
+      ...voicebot(root),
       "cloud",
       "serve",
       "--port",
@@ -222,30 +339,55 @@ async function freshSchema(base: string): Promise<{ url: string; drop: () => Pro
 
 function report(label: string, rows: Row[], smallBytes: number, bigBytes: number) {
   console.log(
-    `\n${label}: secrets server vs. a bare Deno.serve returning the same bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}; ` +
+    `\n${label}: secrets server vs. the build ${EARLIER} and a bare Deno.serve returning the same ` +
+      `bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}, the median of ${ROUNDS} interleaved runs; ` +
       `list bodies ${smallBytes} and ${bigBytes} bytes)\n`,
   );
-  const header = ["case", "server req/s", "p50", "p99", "ceiling req/s", "p50", "p99", "ratio"];
-  const widths = [34, 13, 9, 9, 14, 9, 9, 6];
+  const header = [
+    "case",
+    "server req/s",
+    "p50",
+    "p99",
+    `${EARLIER} req/s`,
+    "p50",
+    "p99",
+    "bare req/s",
+    "p50",
+    "p99",
+    "vs bare",
+    `vs ${EARLIER}`,
+  ];
+  const widths = [
+    Math.max(...rows.map((row) => row.name.length)),
+    ...header.slice(1).map((cell) => Math.max(cell.length, 7)),
+  ];
   const line = (cells: string[]) =>
     cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join(" ");
+  const cells = (result?: Result) =>
+    result ? [result.requestsPerSecond.toFixed(0), result.p50, result.p99] : ["-", "-", "-"];
+  const ratio = (result: Result, to?: Result) =>
+    to ? (result.requestsPerSecond / to.requestsPerSecond).toFixed(2) : "-";
   console.log(line(header));
-  for (const { name, server, ceiling } of rows) {
+  for (const { name, server, earlier, ceiling } of rows) {
     console.log(line([
       name,
-      server.requestsPerSecond.toFixed(0),
-      server.p50,
-      server.p99,
-      ceiling.requestsPerSecond.toFixed(0),
-      ceiling.p50,
-      ceiling.p99,
-      (server.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2),
+      ...cells(server),
+      ...cells(earlier),
+      ...cells(ceiling),
+      ratio(server, ceiling),
+      ratio(server, earlier),
     ]));
   }
 }
 
-/** wrk, after a short warm-up; parses requests/s and the latency percentiles. */
-async function wrk(url: string, key: string, script?: string): Promise<Result> {
+/** The run with the median rate, its latencies with it. */
+function median(runs: Result[]): Result {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** wrk, after a short warm-up when asked; parses requests/s and the latency percentiles. */
+async function wrk(url: string, key: string, script?: string, warmUp = true): Promise<Result> {
   const args = (duration: string) => [
     "-t1",
     `-c${CONNECTIONS}`,
@@ -256,7 +398,9 @@ async function wrk(url: string, key: string, script?: string): Promise<Result> {
     ...(script ? ["-s", script] : []),
     url,
   ];
-  await new Deno.Command("wrk", { args: args(WARMUP), stdout: "null", stderr: "null" }).output();
+  if (warmUp) {
+    await new Deno.Command("wrk", { args: args(WARMUP), stdout: "null", stderr: "null" }).output();
+  }
   const { stdout, code } = await new Deno.Command("wrk", {
     args: args(DURATION),
     stderr: "inherit",
@@ -350,16 +494,22 @@ Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log
   return { ...spawned, origin: /^Listening on (\S+)$/m.exec(spawned.stdout)![1] };
 }
 
-async function createKey(database: string, organization: string): Promise<string> {
+async function createKey(
+  database: string,
+  organization: string,
+  root = ROOT,
+  extra: string[] = [],
+): Promise<string> {
   const isUrl = database.startsWith("postgres");
   const { stdout, code } = await new Deno.Command(Deno.execPath(), {
     args: [
-      ...VOICEBOT,
+      ...voicebot(root),
       "cloud",
       "serve",
       "create-key",
       "-o",
       organization,
+      ...extra,
       ...(isUrl ? [] : ["--database", database]),
     ],
     env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...(isUrl ? { VOICEBOT_DATABASE_URL: database } : {}) },
