@@ -8,7 +8,7 @@
  * sealed it, so that an operator can rotate keys while servers run (rotation.ts). API keys are
  * stored only as their SHA-256 hash, found by a short public id and compared in constant time.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash } from "node:crypto";
 
 /** Before keyrings: version byte, IV, ciphertext with its tag; sealed by the database's first key. */
 const LEGACY_FORMAT = 1;
@@ -282,7 +282,8 @@ export function apiKeyId(key: string): string | undefined {
 }
 
 export function hashApiKey(key: string): Uint8Array {
-  return createHash("sha256").update(key).digest();
+  // The one-shot hash, as hex: in Deno a third of createHash's cost, on every request.
+  return Uint8Array.fromHex(hash("sha256", key));
 }
 
 /**
@@ -295,11 +296,11 @@ export function runtimeEntityTag(
   region: string,
   values: { key: string; sealed: Uint8Array }[],
 ): string {
-  const hash = createHash("sha256").update(region).update("\0");
+  const digest = createHash("sha256").update(region).update("\0");
   for (const { key, sealed } of values) {
-    hash.update(key).update("\0").update(String(sealed.length)).update("\0").update(sealed);
+    digest.update(key).update("\0").update(String(sealed.length)).update("\0").update(sealed);
   }
-  return `"${hash.digest("base64url").slice(0, 27)}"`;
+  return `"${digest.digest("base64url").slice(0, 27)}"`;
 }
 
 /** Constant time for equal lengths: every byte is looked at whatever the first difference. */

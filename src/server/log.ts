@@ -33,7 +33,8 @@ export function stderrLogger(): Logger {
     }
   };
   const logger: Logger = (entry) => {
-    pending.push(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+    // The time spliced in front, rather than the entry copied to put it first: a line a request.
+    pending.push(`{"time":"${new Date().toISOString()}",${JSON.stringify(entry).slice(1)}`);
     if (entry.level !== "info") return flush();
     if (timer === undefined) {
       const id = setTimeout(flush, FLUSH_AFTER_MS);

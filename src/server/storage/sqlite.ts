@@ -80,6 +80,7 @@ export class SqliteStorage implements Storage {
   readonly kind = "sqlite";
   private readonly statements = new Map<string, StatementSync>();
   private writeQueue: {
+    orgId: string | undefined;
     run: () => unknown;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
@@ -129,15 +130,13 @@ export class SqliteStorage implements Storage {
   /**
    * Writes are committed in groups: each runs in its own savepoint, in arrival order, and all
    * that arrived meanwhile share one COMMIT, so one disk sync acknowledges many. No write is
-   * acknowledged before its COMMIT. A write to an organization's sets moves its list version on.
+   * acknowledged before its COMMIT. A write to an organization's sets moves its list version on
+   * (once a group: the group commits whole), and fails when the organization is gone.
    */
   private write<T>(orgId: string | undefined, fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const run = () => {
-        if (orgId !== undefined && !this.bumpSetsVersion(orgId)) throw organizationGone();
-        return fn();
-      };
-      this.writeQueue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      const resolveAny = resolve as (value: unknown) => void;
+      this.writeQueue.push({ orgId, run: fn, resolve: resolveAny, reject });
       // A turn of the event loop lets the requests that are already in gather here.
       if (this.writeQueue.length === 1) setTimeout(() => this.commitQueued(), 0);
     });
@@ -148,17 +147,23 @@ export class SqliteStorage implements Storage {
     this.writeQueue = [];
     if (batch.length === 0) return;
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    // Organizations whose list version this group moved on, by a write that stands.
+    const moved = new Set<string>();
     try {
       this.transaction(() => {
-        for (const { run } of batch) {
-          this.db.exec("SAVEPOINT write");
+        for (const { orgId, run } of batch) {
+          this.sql("SAVEPOINT write").run();
           try {
+            if (orgId !== undefined && !moved.has(orgId) && !this.bumpSetsVersion(orgId)) {
+              throw organizationGone();
+            }
             results.push({ ok: true, value: run() });
+            if (orgId !== undefined) moved.add(orgId);
           } catch (error) {
-            this.db.exec("ROLLBACK TO write");
+            this.sql("ROLLBACK TO write").run();
             results.push({ ok: false, error });
           }
-          this.db.exec("RELEASE write");
+          this.sql("RELEASE write").run();
         }
       });
     } catch (error) {
@@ -557,12 +562,17 @@ export class SqliteStorage implements Storage {
     changes: { created: string[]; updated: string[]; removed: string[] },
     write: { author?: Author; rollbackOf?: number },
   ): number {
-    const version = (this.currentVersion(orgId, name) ?? 0) + 1;
-    const row = versionRow(orgId, name, version, now, changes, write);
-    this.sql(
-      `INSERT INTO secret_versions (org_id, set_name, version, created_at, actor, created, updated,
-         removed, rollback_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(...Object.values(row));
+    // The next number, taken and used in one statement.
+    const { version: _next, ...row } = versionRow(orgId, name, 0, now, changes, write);
+    const version = Number(
+      (this.sql(
+        `INSERT INTO secret_versions (org_id, set_name, version, created_at, actor, created, updated,
+           removed, rollback_of)
+         SELECT ?1, ?2, coalesce(max(version), 0) + 1, ?3, ?4, ?5, ?6, ?7, ?8
+         FROM secret_versions WHERE org_id = ?1 AND set_name = ?2
+         RETURNING version`,
+      ).get(...Object.values(row)) as Row).version,
+    );
     this.sql(
       `INSERT INTO secret_version_values (org_id, set_name, version, key, value)
        SELECT org_id, set_name, ?, key, value FROM secret_values WHERE org_id = ? AND set_name = ?`,
