@@ -325,6 +325,30 @@ export function placeOf(row: Row): SealedPlace {
   return place;
 }
 
+/**
+ * A write waiting for its group's commit: both backends commit the writes that arrive meanwhile
+ * together, each in its own savepoint. `run` is the write, as the backend runs it.
+ */
+export interface QueuedWrite<Run> {
+  /** Whose list version the write moves on (undefined: an audit event of no change). */
+  orgId: string | undefined;
+  run: Run;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What one write of a group came to. */
+export type WriteResult = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Answers each write of a committed group with its own result. */
+export function settleGroup(batch: QueuedWrite<unknown>[], results: WriteResult[]): void {
+  batch.forEach(({ resolve, reject }, i) => {
+    const result = results[i];
+    if (result.ok) resolve(result.value);
+    else reject(result.error);
+  });
+}
+
 /** Versions kept of each secret set, the current one included (docs/API.md, "Versions"). */
 export const VERSIONS_KEPT = 10;
 

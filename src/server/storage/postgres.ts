@@ -25,10 +25,12 @@ import {
   pendingSummary,
   placeOf,
   planKeys,
+  type QueuedWrite,
   RESEAL_TABLES,
   runtimeKeyRefusal,
   secretsWriteEvent,
   type SetRow,
+  settleGroup,
   toApiKeyInfos,
   toApiKeyRecord,
   toAuditEvent,
@@ -43,6 +45,7 @@ import {
   versionRow,
   VERSIONS_KEPT,
   versionsPurgedEvent,
+  type WriteResult,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, POSTGRES_MIGRATIONS } from "./migrations.ts";
 import {
@@ -84,12 +87,7 @@ const MIGRATION_LOCK = 7_415_002;
 export class PostgresStorage implements Storage {
   readonly kind = "postgres";
   /** Writes waiting for the next group (see writeTransaction). */
-  private writeQueue: {
-    orgId: string | undefined;
-    run: (tx: postgres.TransactionSql) => Promise<unknown>;
-    resolve: (value: unknown) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
+  private writeQueue: QueuedWrite<(tx: postgres.TransactionSql) => Promise<unknown>>[] = [];
   /** A group is committing: writes that arrive wait for the next. */
   private committing = false;
 
@@ -369,7 +367,7 @@ export class PostgresStorage implements Storage {
       while (this.writeQueue.length) {
         const batch = this.writeQueue;
         this.writeQueue = [];
-        const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+        const results: WriteResult[] = [];
         try {
           await this.sql.begin(async (tx) => {
             const orgIds = new Set(batch.flatMap(({ orgId }) => orgId ?? []));
@@ -400,11 +398,7 @@ export class PostgresStorage implements Storage {
           for (const { reject } of batch) reject(error);
           continue;
         }
-        batch.forEach(({ resolve, reject }, i) => {
-          const result = results[i];
-          if (result.ok) resolve(result.value);
-          else reject(result.error);
-        });
+        settleGroup(batch, results);
       }
     } finally {
       this.committing = false;

@@ -27,11 +27,13 @@ import {
   pendingSummary,
   placeOf,
   planKeys,
+  type QueuedWrite,
   RESEAL_TABLES,
   runtimeKeyRefusal,
   secretsWriteEvent,
   SET_COLUMNS,
   type SetRow,
+  settleGroup,
   toApiKeyInfos,
   toApiKeyRecord,
   toAuditEvent,
@@ -46,6 +48,7 @@ import {
   versionRow,
   VERSIONS_KEPT,
   versionsPurgedEvent,
+  type WriteResult,
 } from "./common.ts";
 import { BOOTSTRAPPED, pendingMigrations, SQLITE_MIGRATIONS } from "./migrations.ts";
 import {
@@ -79,12 +82,7 @@ type Row = Record<string, unknown>;
 export class SqliteStorage implements Storage {
   readonly kind = "sqlite";
   private readonly statements = new Map<string, StatementSync>();
-  private writeQueue: {
-    orgId: string | undefined;
-    run: () => unknown;
-    resolve: (value: unknown) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
+  private writeQueue: QueuedWrite<() => unknown>[] = [];
 
   private constructor(private readonly db: DatabaseSync) {}
 
@@ -146,7 +144,7 @@ export class SqliteStorage implements Storage {
     const batch = this.writeQueue;
     this.writeQueue = [];
     if (batch.length === 0) return;
-    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const results: WriteResult[] = [];
     // Organizations whose list version this group moved on, by a write that stands.
     const moved = new Set<string>();
     try {
@@ -170,11 +168,7 @@ export class SqliteStorage implements Storage {
       for (const { reject } of batch) reject(error);
       return;
     }
-    batch.forEach(({ resolve, reject }, i) => {
-      const result = results[i];
-      if (result.ok) resolve(result.value);
-      else reject(result.error);
-    });
+    settleGroup(batch, results);
   }
 
   /** False when the organization is gone. */
