@@ -282,7 +282,7 @@ export function apiKeyId(key: string): string | undefined {
 }
 
 export function hashApiKey(key: string): Uint8Array {
-  // The one-shot hash, as hex: in Deno a third of createHash's cost, on every request.
+  // The one-shot hash, as hex: in Deno about half the cost of createHash, on every request.
   return Uint8Array.fromHex(hash("sha256", key));
 }
 
