@@ -30,6 +30,20 @@ const WARMUP = "1s";
  */
 const ROUNDS = 3;
 const CONNECTIONS = 64;
+/**
+ * With taskset and two cores or more, wrk runs on the first core and the servers on the others:
+ * the scheduler never puts the load and what it measures on one core, which otherwise moves a
+ * figure by a fifth from one run to the next.
+ */
+const CORES = navigator.hardwareConcurrency;
+const PINNED = CORES >= 2 &&
+  (await new Deno.Command("sh", { args: ["-c", "command -v taskset"], stdout: "null" }).output())
+      .code === 0;
+/** `program args...` as the command to run, on `cores` when pinning. */
+const onCores = (cores: string, program: string, args: string[]): [string, string[]] =>
+  PINNED ? ["taskset", ["-c", cores, program, ...args]] : [program, args];
+const LOAD_CORES = "0";
+const SERVER_CORES = `1-${CORES - 1}`;
 /** PostgreSQL needs a master key; one for the run, which the databases do not outlive. */
 const MASTER_KEY = crypto.getRandomValues(new Uint8Array(32)).toBase64();
 
@@ -341,7 +355,9 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
   console.log(
     `\n${label}: secrets server vs. the build ${EARLIER} and a bare Deno.serve returning the same ` +
       `bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}, the median of ${ROUNDS} interleaved runs; ` +
-      `list bodies ${smallBytes} and ${bigBytes} bytes)\n`,
+      `list bodies ${smallBytes} and ${bigBytes} bytes${
+        PINNED ? "; wrk on core 0, the servers on the others" : ""
+      })\n`,
   );
   const header = [
     "case",
@@ -399,10 +415,12 @@ async function wrk(url: string, key: string, script?: string, warmUp = true): Pr
     url,
   ];
   if (warmUp) {
-    await new Deno.Command("wrk", { args: args(WARMUP), stdout: "null", stderr: "null" }).output();
+    const [program, warmArgs] = onCores(LOAD_CORES, "wrk", args(WARMUP));
+    await new Deno.Command(program, { args: warmArgs, stdout: "null", stderr: "null" }).output();
   }
-  const { stdout, code } = await new Deno.Command("wrk", {
-    args: args(DURATION),
+  const [program, runArgs] = onCores(LOAD_CORES, "wrk", args(DURATION));
+  const { stdout, code } = await new Deno.Command(program, {
+    args: runArgs,
     stderr: "inherit",
   }).output();
   const text = new TextDecoder().decode(stdout);
@@ -445,7 +463,13 @@ async function spawn(
   env: Record<string, string> = {},
 ): Promise<Spawned> {
   const child = new Deno.Command("sh", {
-    args: ["-c", 'log=$1; shift; exec "$@" 2>>"$log"', "sh", logFile, Deno.execPath(), ...args],
+    args: [
+      "-c",
+      'log=$1; shift; exec "$@" 2>>"$log"',
+      "sh",
+      logFile,
+      ...onCores(SERVER_CORES, Deno.execPath(), args).flat(),
+    ],
     stdin: "null",
     stdout: "piped",
     env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
