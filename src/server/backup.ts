@@ -33,14 +33,11 @@ export async function backupDatabase(
   }
   // The database first: a mistyped one is refused before anything is made beside `to`.
   const storage = await openStorage(database, { create: false }) as SqliteStorage;
-  const leftovers = await removeLeftovers(to).catch(async (error) => {
-    await storage.close();
-    throw error;
-  });
-  if (leftovers.length) cleared(leftovers);
   const random = crypto.getRandomValues(new Uint8Array(4)).toHex();
   const partial = `${to}${PARTIAL}${Deno.pid}-${random}`;
   try {
+    const leftovers = await removeLeftovers(to);
+    if (leftovers.length) cleared(leftovers);
     await Deno.mkdir(dirname(to), { recursive: true, mode: 0o700 });
     (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
     await storage.backupTo(partial);
