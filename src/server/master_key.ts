@@ -144,7 +144,7 @@ export async function unlock(
   const missing = keyNeeds(
     (await sealedByKey(storage, vault, sealedMeta)).filter(({ keyId }) => !vault.hasKey(keyId)),
   );
-  if (checkKey === undefined || !root) throw notThisDatabase(missing);
+  if (!root) throw notThisDatabase(missing);
   if (missing.length) {
     throw new UsageError("the keyring cannot open everything the database holds.", {
       problems: missing,
