@@ -167,7 +167,8 @@ export async function testApp(
     if (key_ !== null) headers.authorization ??= `Bearer ${key_}`;
     let body: BodyInit | undefined;
     if (init.body !== undefined) {
-      body = typeof init.body === "string" || init.body instanceof Uint8Array
+      body = typeof init.body === "string" || init.body instanceof Uint8Array ||
+          init.body instanceof ReadableStream
         ? init.body as BodyInit
         : JSON.stringify(init.body);
       headers["content-type"] ??= "application/json";

@@ -9,6 +9,7 @@ import { ErrorResponse, ListSecretSetsResponse, SecretSetDetail } from "../src/s
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 import {
   addKey,
+  BACKENDS,
   backendTest,
   documented,
   fakeClock,
@@ -17,6 +18,7 @@ import {
   rawSql,
   type TestApp,
   testApp,
+  withDeadline,
 } from "./helpers_server.ts";
 
 const secrets = (values: Record<string, string>, extra: Record<string, unknown> = {}) => ({
@@ -65,6 +67,9 @@ backendTest(
       ["unknown", { authorization: `Bearer ${unknownKey}` }],
       ["wrong secret for a real id", { authorization: `Bearer ${wrongSecret}` }],
     ];
+    // The right key first: a key verified once is remembered, and must not open the door to
+    // another secret under its id, of the same length or not.
+    assert.equal((await t.json("GET", "/v1/secrets")).status, 200);
     for (const [label, headers] of cases) {
       const body = await expectError(
         t.json("GET", "/v1/secrets", { key: null, headers }),
@@ -74,6 +79,13 @@ backendTest(
       assert.deepEqual(Object.keys(body).sort(), ["code", "error"], label);
       assert.ok(!JSON.stringify(body).includes(t.key.slice(6)), `${label}: no key in the body`);
     }
+    const lastCharacterChanged = t.key.slice(0, -1) + (t.key.endsWith("A") ? "B" : "A");
+    await expectError(
+      t.json("GET", "/v1/secrets", { key: lastCharacterChanged }),
+      401,
+      "UNAUTHORIZED",
+    );
+    assert.equal((await t.json("GET", "/v1/secrets")).status, 200, "the right key still works");
   },
 );
 
@@ -841,6 +853,26 @@ backendTest(
     );
   },
 );
+
+Deno.test("a body that stalls part-way is answered 400 once its time is up, and nothing is written", async () => {
+  await using t = await testApp(BACKENDS[0], { bodyReadTimeoutMs: 300 });
+  const started = performance.now();
+  // Half the body, and then nothing: the stream never closes, as a client that stopped sending.
+  const half = new TextEncoder().encode('{"type":"secret","secrets":{"A":');
+  const stalled = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.enqueue(half),
+  });
+  const response = await withDeadline(
+    t.call("PUT", "/v1/secrets/stalled", { body: stalled }),
+    10_000,
+  );
+  const body = await response.json();
+  assert.equal(response.status, 400, JSON.stringify(body));
+  assert.match(body.error, /did not arrive within 0.3 seconds/);
+  assert.equal(response.headers.get("connection"), "close");
+  assert.ok(performance.now() - started >= 300, "not cut before its time");
+  assert.equal((await t.json("GET", "/v1/secrets/stalled")).status, 404);
+});
 
 backendTest(
   "limit: keys per set and sets per organization, at and over the edge",

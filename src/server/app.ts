@@ -26,7 +26,7 @@ import { redactApiKeys, type Vault } from "./crypto.ts";
 import { ApiError, tooLarge, unauthorized } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
-import { requestIdFor } from "./request.ts";
+import { BODY_READ_TIMEOUT_MS, requestIdFor } from "./request.ts";
 import * as routes from "./routes.ts";
 import type { Storage } from "./storage/types.ts";
 import type { ApiContext, Env } from "./api/context.ts";
@@ -53,6 +53,8 @@ export interface AppOptions {
   logger: Logger;
   /** Called after every successful write, to wake the provisioner. */
   onWrite?: () => void;
+  /** How long a request body may take to arrive whole; BODY_READ_TIMEOUT_MS when not given. */
+  bodyReadTimeoutMs?: number;
 }
 
 /**
@@ -83,6 +85,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     vault: options.vault,
     clock,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    bodyReadTimeoutMs: options.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS,
     regionCodes,
     defaultRegion,
     lists,

@@ -68,6 +68,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export async function readJsonBody(
   request: Request,
   maxBytes: number,
+  timeoutMs = BODY_READ_TIMEOUT_MS,
 ): Promise<{ text: string; value: unknown }> {
   if (!isJsonUtf8(request.headers.get("content-type"))) {
     throw new ApiError(
@@ -76,7 +77,7 @@ export async function readJsonBody(
       "The request body must be `application/json` (UTF-8).",
     );
   }
-  const bytes = await readLimited(request, maxBytes);
+  const bytes = await readLimited(request, maxBytes, timeoutMs);
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -161,23 +162,70 @@ const bodyTooLarge = (maxBytes: number) => tooLarge(`The request body is over ${
  */
 export const BODY_READ_TIMEOUT_MS = 10_000;
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** A body being read, and when it must have arrived. */
+interface BodyRead {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  deadline: number;
+  late: boolean;
+}
+
+/**
+ * Every body read under way. One timer for them all looks for late ones and cancels them, which
+ * ends their pending read: a timer each would cost a PUT more than its whole body's reading.
+ */
+const bodyReads = new Set<BodyRead>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+/** How often the late reads are looked for: a read is cut this much after its deadline at most. */
+const SWEEP_EVERY_MS = 100;
+
+function sweepLateReads() {
+  const now = Date.now();
+  for (const read of bodyReads) {
+    if (read.deadline > now) continue;
+    read.late = true;
+    bodyReads.delete(read);
+    void read.reader.cancel().catch(() => {}); // not awaited: the stalled read may never settle
+  }
+  if (bodyReads.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+async function readLimited(
+  request: Request,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw bodyTooLarge(maxBytes);
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), BODY_READ_TIMEOUT_MS);
-  });
+  const read: BodyRead = {
+    reader: request.body.getReader(),
+    deadline: Date.now() + timeoutMs,
+    late: false,
+  };
+  bodyReads.add(read);
+  if (sweeper === undefined) {
+    const id = setInterval(sweepLateReads, Math.min(SWEEP_EVERY_MS, timeoutMs));
+    Deno.unrefTimer(id);
+    sweeper = id;
+  }
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array> | "late";
-      try {
-        next = await Promise.race([reader.read(), deadline]);
-      } catch {
+      const next = await read.reader.read().catch(() => undefined);
+      if (read.late) {
+        throw new ApiError(
+          400,
+          "VALIDATION_ERROR",
+          `The request body did not arrive within ${timeoutMs / 1000} seconds.`,
+          undefined,
+          { Connection: "close" },
+        );
+      }
+      if (!next) {
         // The client went away mid-body: its fault, not ours, and nobody is left to answer.
         throw new ApiError(
           400,
@@ -185,28 +233,19 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
           "The request body could not be read to its end.",
         );
       }
-      if (next === "late") {
-        void reader.cancel().catch(() => {}); // not awaited: the stalled read may never settle
-        throw new ApiError(
-          400,
-          "VALIDATION_ERROR",
-          `The request body did not arrive within ${BODY_READ_TIMEOUT_MS / 1000} seconds.`,
-          undefined,
-          { Connection: "close" },
-        );
-      }
       const { done, value } = next;
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
+        await read.reader.cancel().catch(() => {});
         throw bodyTooLarge(maxBytes);
       }
       chunks.push(value);
     }
   } finally {
-    clearTimeout(timer);
+    bodyReads.delete(read);
   }
+  if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

@@ -26,6 +26,8 @@ export interface ApiContext {
   /** Milliseconds since the epoch. */
   clock: () => number;
   limits: Limits;
+  /** How long a request body may take to arrive whole. */
+  bodyReadTimeoutMs: number;
   /** The organization's region codes; `defaultRegion` is one of them. */
   regionCodes: string[];
   defaultRegion: string;
@@ -61,7 +63,11 @@ export function router(context: ApiContext): OpenAPIHono<Env> {
  */
 export function jsonBody(context: ApiContext) {
   return async (c: Context<Env>, next: () => Promise<void>) => {
-    const { text, value } = await readJsonBody(c.req.raw, context.limits.maxBodyBytes);
+    const { text, value } = await readJsonBody(
+      c.req.raw,
+      context.limits.maxBodyBytes,
+      context.bodyReadTimeoutMs,
+    );
     c.set("jsonBody", value);
     // The route's zod validator reads the body from hono's cache instead of the spent stream.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);

@@ -7,6 +7,8 @@
 import type { SecretSetSummary } from "../../secrets/schemas.ts";
 import type { Storage } from "../storage/types.ts";
 
+const encoder = new TextEncoder();
+
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
 /**
@@ -18,8 +20,8 @@ export const LIST_FRESHNESS_MS = 250;
 export interface CachedList {
   version: number;
   sets: SecretSetSummary[];
-  /** `{ "sets": [...] }`, serialized when it was cached. */
-  body: string;
+  /** `{ "sets": [...] }`, serialized and encoded when it was cached: sent as these bytes. */
+  body: Uint8Array<ArrayBuffer>;
   checkedAt: number;
 }
 
@@ -39,7 +41,7 @@ export class ListCache {
     const version = await this.storage.setsVersion(orgId);
     if (cached?.version !== version) {
       const sets = await this.storage.listSets(orgId);
-      cached = { version, sets, body: JSON.stringify({ sets }), checkedAt: now };
+      cached = { version, sets, body: encoder.encode(JSON.stringify({ sets })), checkedAt: now };
     } else {
       cached = { ...cached, checkedAt: now };
     }
