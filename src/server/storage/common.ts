@@ -340,6 +340,40 @@ export interface QueuedWrite<Run> {
 /** What one write of a group came to. */
 export type WriteResult = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * A group first runs its writes one after another in its transaction, without a savepoint each
+ * (two statements a write, which most groups never need). When one of them fails, this is thrown
+ * to roll the transaction back, and the group runs again with a savepoint each, so that the
+ * failing write alone is undone and the others stand.
+ */
+export class GroupNeedsSavepoints extends Error {
+  constructor() {
+    super("a write of the group failed: it runs again, each write in its own savepoint");
+  }
+}
+
+/**
+ * A set and its values in one read (LEFT JOIN: a set with no values is one row, a missing set
+ * none), by organization and name; `toSetWithValues` reads the rows.
+ */
+export function setWithValuesSql(dialect: "sqlite" | "postgres"): string {
+  const [orgId, name] = dialect === "sqlite" ? ["?", "?"] : ["$1", "$2"];
+  return `SELECT s.name, s.type, s.region, s.status, s.error_message, v.key, v.value
+    FROM secret_sets s
+    LEFT JOIN secret_values v ON v.org_id = s.org_id AND v.set_name = s.name
+    WHERE s.org_id = ${orgId} AND s.name = ${name}`;
+}
+
+export function toSetWithValues(
+  rows: Row[],
+): { existing: Existing | undefined; stored: Map<string, Uint8Array> } {
+  const stored = new Map<string, Uint8Array>();
+  for (const row of rows) {
+    if (row.key != null) stored.set(row.key as string, row.value as Uint8Array);
+  }
+  return { existing: rows[0] as unknown as Existing | undefined, stored };
+}
+
 /** Answers each write of a committed group with its own result. */
 export function settleGroup(batch: QueuedWrite<unknown>[], results: WriteResult[]): void {
   batch.forEach(({ resolve, reject }, i) => {

@@ -18,6 +18,7 @@ import {
   cursorValues,
   type Existing,
   FIRST_RESEAL,
+  GroupNeedsSavepoints,
   imagePullSecretEvent,
   keyDeletedEvent,
   newOrganizationId,
@@ -31,12 +32,14 @@ import {
   secretsWriteEvent,
   type SetRow,
   settleGroup,
+  setWithValuesSql,
   toApiKeyInfos,
   toApiKeyRecord,
   toAuditEvent,
   toBoundSet,
   toHeadCounts,
   toPendingSet,
+  toSetWithValues,
   toStoredSet,
   toStoredValue,
   toVersionInfo,
@@ -83,6 +86,8 @@ export const CLOSE_TIMEOUT_SECONDS = 5;
 
 /** Any number, so that two voicebot processes starting at once migrate one after the other. */
 const MIGRATION_LOCK = 7_415_002;
+
+const SET_WITH_VALUES = setWithValuesSql("postgres");
 
 export class PostgresStorage implements Storage {
   readonly kind = "postgres";
@@ -367,32 +372,14 @@ export class PostgresStorage implements Storage {
       while (this.writeQueue.length) {
         const batch = this.writeQueue;
         this.writeQueue = [];
-        const results: WriteResult[] = [];
+        let results: WriteResult[];
         try {
-          await this.sql.begin(async (tx) => {
-            const orgIds = new Set(batch.flatMap(({ orgId }) => orgId ?? []));
-            const live = new Set<string>();
-            for (const orgId of [...orgIds].sort()) {
-              const [row] = await tx`SELECT id FROM organizations WHERE id = ${orgId} FOR UPDATE`;
-              if (row) live.add(orgId);
-            }
-            const changed = new Set<string>();
-            for (const { orgId, run } of batch) {
-              try {
-                if (orgId !== undefined && !live.has(orgId)) throw organizationGone();
-                const value = await tx.savepoint((savepoint) => run(savepoint));
-                results.push({ ok: true, value });
-                if (orgId !== undefined) changed.add(orgId);
-              } catch (error) {
-                results.push({ ok: false, error });
-              }
-            }
-            // The list versions of the organizations a write that stands changed, once a group.
-            if (changed.size) {
-              await tx`UPDATE organizations SET sets_version = sets_version + 1
-                WHERE id IN ${tx([...changed])}`;
-            }
-          });
+          try {
+            results = await this.runGroup(batch, false);
+          } catch (error) {
+            if (!(error instanceof GroupNeedsSavepoints)) throw error;
+            results = await this.runGroup(batch, true);
+          }
         } catch (error) {
           // The COMMIT (or the connection) failed: no write of the group stands.
           for (const { reject } of batch) reject(error);
@@ -405,10 +392,52 @@ export class PostgresStorage implements Storage {
     }
   }
 
+  /**
+   * One transaction for the group: its organizations locked in one order (so that two processes'
+   * groups never wait on each other in a cycle), its writes in arrival order, each in a savepoint
+   * of its own when `savepoints` (see GroupNeedsSavepoints), and the list versions moved on.
+   */
+  private runGroup(
+    batch: QueuedWrite<(tx: postgres.TransactionSql) => Promise<unknown>>[],
+    savepoints: boolean,
+  ): Promise<WriteResult[]> {
+    return this.sql.begin(async (tx) => {
+      const orgIds = new Set(batch.flatMap(({ orgId }) => orgId ?? []));
+      const live = new Set<string>();
+      for (const orgId of [...orgIds].sort()) {
+        const [row] = await tx`SELECT id FROM organizations WHERE id = ${orgId} FOR UPDATE`;
+        if (row) live.add(orgId);
+      }
+      const results: WriteResult[] = [];
+      const changed = new Set<string>();
+      for (const { orgId, run } of batch) {
+        try {
+          if (orgId !== undefined && !live.has(orgId)) throw organizationGone();
+          const value = savepoints
+            ? await tx.savepoint((savepoint) => run(savepoint))
+            : await run(tx);
+          results.push({ ok: true, value });
+          if (orgId !== undefined) changed.add(orgId);
+        } catch (error) {
+          if (!savepoints) throw new GroupNeedsSavepoints();
+          results.push({ ok: false, error });
+        }
+      }
+      // The list versions of the organizations a write that stands changed, once a group.
+      if (changed.size) {
+        await tx`UPDATE organizations SET sets_version = sets_version + 1
+          WHERE id IN ${tx([...changed])}`;
+      }
+      return results;
+    });
+  }
+
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
-      const { existing, region } = await placeSet(tx, orgId, write, "secret", rules);
-      const stored = new Map(existing ? await valuesOf(tx, orgId, write.name) : []);
+      const { existing, stored } = toSetWithValues(
+        await tx.unsafe(SET_WITH_VALUES, [orgId, write.name], { prepare: true }),
+      );
+      const region = await placeSet(tx, orgId, write, "secret", rules, existing);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
       if (unchanged) {
@@ -495,7 +524,8 @@ export class PostgresStorage implements Storage {
     rules: WriteRules,
   ): Promise<WriteOutcome> {
     return this.writeTransaction(orgId, async (tx) => {
-      const { existing, region } = await placeSet(tx, orgId, write, "imagePullSecret", rules);
+      const existing = await existingSet(tx, orgId, write.name);
+      const region = await placeSet(tx, orgId, write, "imagePullSecret", rules, existing);
       const set = {
         type: "imagePullSecret",
         region,
@@ -611,19 +641,17 @@ async function existingSet(sql: Sql, orgId: string, name: string): Promise<Exist
 }
 
 /** The set as it stands, and the region the write puts it in; throws when the write may not. */
+/** The region the write puts the set (`existing`) in; throws when the write may not. */
 async function placeSet(
   tx: Sql,
   orgId: string,
   write: { name: string; region: string | undefined },
   type: SetType,
   rules: WriteRules,
-): Promise<{ existing: Existing | undefined; region: string }> {
-  const existing = await existingSet(tx, orgId, write.name);
+  existing: Existing | undefined,
+): Promise<string> {
   const count = existing ? 0 : await countSets(tx, orgId);
-  return {
-    existing,
-    region: checkSetWrite(write.name, type, write.region, existing, () => count, rules),
-  };
+  return checkSetWrite(write.name, type, write.region, existing, () => count, rules);
 }
 
 async function countSets(sql: Sql, orgId: string): Promise<number> {
@@ -667,16 +695,6 @@ async function recordVersion(
     )
     INSERT INTO audit_events ${tx(auditRow(eventOf(version)))}`;
   return version;
-}
-
-async function valuesOf(
-  sql: Sql,
-  orgId: string,
-  name: string,
-): Promise<[string, Uint8Array][]> {
-  const rows = await sql`SELECT key, value FROM secret_values
-    WHERE org_id = ${orgId} AND set_name = ${name}`;
-  return rows.map((row) => [row.key, row.value]);
 }
 
 async function writeSet(

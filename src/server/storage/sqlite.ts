@@ -20,6 +20,7 @@ import {
   cursorValues,
   type Existing,
   FIRST_RESEAL,
+  GroupNeedsSavepoints,
   imagePullSecretEvent,
   keyDeletedEvent,
   newOrganizationId,
@@ -34,12 +35,14 @@ import {
   SET_COLUMNS,
   type SetRow,
   settleGroup,
+  setWithValuesSql,
   toApiKeyInfos,
   toApiKeyRecord,
   toAuditEvent,
   toBoundSet,
   toHeadCounts,
   toPendingSet,
+  toSetWithValues,
   toStoredSet,
   toStoredValue,
   toVersionInfo,
@@ -76,6 +79,7 @@ import {
 } from "./types.ts";
 
 export const BUSY_TIMEOUT_MS = 5_000;
+const SET_WITH_VALUES = setWithValuesSql("sqlite");
 
 type Row = Record<string, unknown>;
 
@@ -126,10 +130,11 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * Writes are committed in groups: each runs in its own savepoint, in arrival order, and all
-   * that arrived meanwhile share one COMMIT, so one disk sync acknowledges many. No write is
-   * acknowledged before its COMMIT. A write to an organization's sets moves its list version on
-   * (once a group: the group commits whole), and fails when the organization is gone.
+   * Writes are committed in groups: all that arrived meanwhile run in arrival order and share one
+   * COMMIT, so one disk sync acknowledges many; a failing one is undone alone (see
+   * GroupNeedsSavepoints). No write is acknowledged before its COMMIT. A write to an
+   * organization's sets moves its list version on (once a group: the group commits whole), and
+   * fails when the organization is gone.
    */
   private write<T>(orgId: string | undefined, fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -144,31 +149,42 @@ export class SqliteStorage implements Storage {
     const batch = this.writeQueue;
     this.writeQueue = [];
     if (batch.length === 0) return;
-    const results: WriteResult[] = [];
-    // Organizations whose list version this group moved on, by a write that stands.
-    const moved = new Set<string>();
+    let results: WriteResult[];
     try {
-      this.transaction(() => {
-        for (const { orgId, run } of batch) {
-          this.sql("SAVEPOINT write").run();
-          try {
-            if (orgId !== undefined && !moved.has(orgId) && !this.bumpSetsVersion(orgId)) {
-              throw organizationGone();
-            }
-            results.push({ ok: true, value: run() });
-            if (orgId !== undefined) moved.add(orgId);
-          } catch (error) {
-            this.sql("ROLLBACK TO write").run();
-            results.push({ ok: false, error });
-          }
-          this.sql("RELEASE write").run();
-        }
-      });
+      try {
+        results = this.transaction(() => this.runGroup(batch, false));
+      } catch (error) {
+        if (!(error instanceof GroupNeedsSavepoints)) throw error;
+        results = this.transaction(() => this.runGroup(batch, true));
+      }
     } catch (error) {
       for (const { reject } of batch) reject(error);
       return;
     }
     settleGroup(batch, results);
+  }
+
+  /** The group's writes in arrival order; each in a savepoint of its own when `savepoints`. */
+  private runGroup(batch: QueuedWrite<() => unknown>[], savepoints: boolean): WriteResult[] {
+    const results: WriteResult[] = [];
+    // Organizations whose list version this group moved on, by a write that stands.
+    const moved = new Set<string>();
+    for (const { orgId, run } of batch) {
+      if (savepoints) this.sql("SAVEPOINT write").run();
+      try {
+        if (orgId !== undefined && !moved.has(orgId) && !this.bumpSetsVersion(orgId)) {
+          throw organizationGone();
+        }
+        results.push({ ok: true, value: run() });
+        if (orgId !== undefined) moved.add(orgId);
+      } catch (error) {
+        if (!savepoints) throw new GroupNeedsSavepoints();
+        this.sql("ROLLBACK TO write").run();
+        results.push({ ok: false, error });
+      }
+      if (savepoints) this.sql("RELEASE write").run();
+    }
+    return results;
   }
 
   /** False when the organization is gone. */
@@ -443,25 +459,20 @@ export class SqliteStorage implements Storage {
     );
   }
 
-  private valuesOf(orgId: string, name: string): [string, Uint8Array][] {
-    return this.sql("SELECT key, value FROM secret_values WHERE org_id = ? AND set_name = ?")
-      .all(orgId, name).map((row) => [row.key as string, row.value as Uint8Array]);
-  }
-
   private existing(orgId: string, name: string): Existing | undefined {
     return this.sql(`SELECT ${SET_COLUMNS} FROM secret_sets WHERE org_id = ? AND name = ?`)
       .get(orgId, name) as Existing | undefined;
   }
 
-  /** The set as it stands, and the region the write puts it in; throws when the write may not. */
+  /** The region the write puts the set (`existing`) in; throws when the write may not. */
   private placeSet(
     orgId: string,
     write: { name: string; region: string | undefined },
     type: SetType,
     rules: WriteRules,
-  ): { existing: Existing | undefined; region: string } {
-    const existing = this.existing(orgId, write.name);
-    const region = checkSetWrite(
+    existing: Existing | undefined,
+  ): string {
+    return checkSetWrite(
       write.name,
       type,
       write.region,
@@ -469,7 +480,6 @@ export class SqliteStorage implements Storage {
       () => this.countSets(orgId),
       rules,
     );
-    return { existing, region };
   }
 
   private countSets(orgId: string): number {
@@ -502,8 +512,10 @@ export class SqliteStorage implements Storage {
 
   putSecrets(orgId: string, write: SecretsWrite, rules: WriteRules): Promise<WriteOutcome> {
     return this.write(orgId, () => {
-      const { existing, region } = this.placeSet(orgId, write, "secret", rules);
-      const stored = new Map(existing ? this.valuesOf(orgId, write.name) : []);
+      const { existing, stored } = toSetWithValues(
+        this.sql(SET_WITH_VALUES).all(orgId, write.name),
+      );
+      const region = this.placeSet(orgId, write, "secret", rules, existing);
       const { removed, ...keys } = planKeys(write, stored, rules);
       const unchanged = unchangedSet(existing, { removed, ...keys });
       if (unchanged) {
@@ -639,7 +651,8 @@ export class SqliteStorage implements Storage {
     rules: WriteRules,
   ): Promise<WriteOutcome> {
     return this.write(orgId, () => {
-      const { existing, region } = this.placeSet(orgId, write, "imagePullSecret", rules);
+      const existing = this.existing(orgId, write.name);
+      const region = this.placeSet(orgId, write, "imagePullSecret", rules, existing);
       const set = {
         type: "imagePullSecret",
         region,
