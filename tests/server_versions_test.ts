@@ -116,6 +116,47 @@ backendTest("the last ten versions are kept, sealed like the live values", async
 });
 
 backendTest(
+  "writes committed together keep the last ten versions of each set, a failing one among them",
+  async (backend) => {
+    await using t = await testApp(backend);
+    const registry = { type: "imagePullSecret", host: "r.example.com", credentials: btoa("u:p") };
+    assert.equal((await t.json("PUT", "/v1/secrets/registry", { body: registry })).status, 201);
+    // Concurrent, so that the server commits them in groups: two sets written 15 times each,
+    // and a write that fails (secrets into an image pull secret) in the middle of them.
+    const writes = [];
+    for (let n = 1; n <= 15; n++) {
+      for (const name of ["app", "other"]) {
+        writes.push(t.json("PUT", `/v1/secrets/${name}`, { body: documented({ A: `${n}` }) }));
+      }
+      if (n === 8) writes.push(t.json("PUT", "/v1/secrets/registry", { body: documented({}) }));
+    }
+    const statuses = (await Promise.all(writes)).map((answer) => answer.status);
+    assert.deepEqual(statuses.filter((status) => status !== 202), [400]);
+    for (const name of ["app", "other"]) {
+      const listed = (await versions(t, name)).map(({ version }: JsonBody) => version);
+      assert.deepEqual(listed, [15, 14, 13, 12, 11, 10, 9, 8, 7, 6], name);
+      const rows = await rawQuery(
+        t.spec,
+        `SELECT DISTINCT version FROM secret_version_values WHERE set_name = '${name}'
+         ORDER BY version`,
+      );
+      assert.deepEqual(rows.map((row) => Number(row.version)), [
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+        14,
+        15,
+      ]);
+    }
+  },
+);
+
+backendTest(
   "rollback makes a version current again, exactly, as a new write; its detail shows what it will be",
   async (backend) => {
     await using t = await testApp(backend);

@@ -83,10 +83,18 @@ const SET_WITH_VALUES = setWithValuesSql("sqlite");
 
 type Row = Record<string, unknown>;
 
+interface RecordedVersion {
+  orgId: string;
+  name: string;
+  version: number;
+}
+
 export class SqliteStorage implements Storage {
   readonly kind = "sqlite";
   private readonly statements = new Map<string, StatementSync>();
   private writeQueue: QueuedWrite<() => unknown>[] = [];
+  /** The version the write under way recorded (`recordVersion`), for its group to prune after. */
+  private recorded: RecordedVersion | undefined;
 
   private constructor(private readonly db: DatabaseSync) {}
 
@@ -169,14 +177,19 @@ export class SqliteStorage implements Storage {
     const results: WriteResult[] = [];
     // Organizations whose list version this group moved on, by a write that stands.
     const moved = new Set<string>();
+    // Each set's newest version recorded by a write that stands.
+    const newest = new Map<string, RecordedVersion>();
     for (const { orgId, run } of batch) {
       if (savepoints) this.sql("SAVEPOINT write").run();
+      this.recorded = undefined;
       try {
         if (orgId !== undefined && !moved.has(orgId) && !this.bumpSetsVersion(orgId)) {
           throw organizationGone();
         }
         results.push({ ok: true, value: run() });
         if (orgId !== undefined) moved.add(orgId);
+        const recorded = this.recorded as RecordedVersion | undefined;
+        if (recorded) newest.set(`${recorded.orgId}/${recorded.name}`, recorded);
       } catch (error) {
         if (!savepoints) throw new GroupNeedsSavepoints();
         this.sql("ROLLBACK TO write").run();
@@ -184,6 +197,7 @@ export class SqliteStorage implements Storage {
       }
       if (savepoints) this.sql("RELEASE write").run();
     }
+    this.pruneVersions(newest.values());
     return results;
   }
 
@@ -557,9 +571,9 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * Records the set as this write leaves it as its next version, and drops versions beyond the
-   * last VERSIONS_KEPT. Inside the write's transaction: a version exists exactly when its write
-   * does.
+   * Records the set as this write leaves it as its next version, inside the write's transaction:
+   * a version exists exactly when its write does. The versions beyond the last VERSIONS_KEPT
+   * are dropped at the end of the group (`pruneVersions`), once a set however often it wrote it.
    */
   private recordVersion(
     orgId: string,
@@ -583,9 +597,18 @@ export class SqliteStorage implements Storage {
       `INSERT INTO secret_version_values (org_id, set_name, version, key, value)
        SELECT org_id, set_name, ?, key, value FROM secret_values WHERE org_id = ? AND set_name = ?`,
     ).run(version, orgId, name);
-    this.sql("DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version <= ?")
-      .run(orgId, name, version - VERSIONS_KEPT);
+    this.recorded = { orgId, name, version };
     return version;
+  }
+
+  /** Each set's versions beyond the last VERSIONS_KEPT, after its newest recorded. */
+  private pruneVersions(newest: Iterable<RecordedVersion>) {
+    const prune = this.sql(
+      "DELETE FROM secret_versions WHERE org_id = ? AND set_name = ? AND version <= ?",
+    );
+    for (const { orgId, name, version } of newest) {
+      prune.run(orgId, name, version - VERSIONS_KEPT);
+    }
   }
 
   listVersions(orgId: string, name: string): Promise<VersionInfo[] | undefined> {
