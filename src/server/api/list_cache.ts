@@ -7,8 +7,6 @@
 import type { SecretSetSummary } from "../../secrets/schemas.ts";
 import type { Storage } from "../storage/types.ts";
 
-const encoder = new TextEncoder();
-
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
 const LIST_CACHE_ORGANIZATIONS = 256;
 /**
@@ -20,8 +18,8 @@ export const LIST_FRESHNESS_MS = 250;
 export interface CachedList {
   version: number;
   sets: SecretSetSummary[];
-  /** `{ "sets": [...] }`, serialized and encoded when it was cached: sent as these bytes. */
-  body: Uint8Array<ArrayBuffer>;
+  /** `{ "sets": [...] }`, serialized when it was cached. */
+  body: string;
   checkedAt: number;
 }
 
@@ -41,7 +39,7 @@ export class ListCache {
     const version = await this.storage.setsVersion(orgId);
     if (cached?.version !== version) {
       const sets = await this.storage.listSets(orgId);
-      cached = { version, sets, body: encoder.encode(JSON.stringify({ sets })), checkedAt: now };
+      cached = { version, sets, body: JSON.stringify({ sets }), checkedAt: now };
     } else {
       cached = { ...cached, checkedAt: now };
     }

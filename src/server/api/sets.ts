@@ -32,7 +32,7 @@ export function setsApi(context: ApiContext) {
     const problems = regionProblem(context, region);
     if (problems.length) throw validationError("The request is not valid.", problems);
     const list = await context.lists.read(c.get("orgId"), clock());
-    // Already JSON of the route's response type, serialized (and encoded) when it was cached.
+    // Already JSON of the route's response type, serialized when it was cached.
     const body = region === undefined
       ? list.body
       : JSON.stringify({ sets: list.sets.filter((set) => set.region === region) });
