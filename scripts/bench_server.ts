@@ -11,7 +11,8 @@
  * voicebot's own body, which the earlier build takes too, and with the documented body that the
  * client sends), and the runtime read (`GET /runtime/secrets/{setName}`,
  * what every bot start asks; not in the earlier build). Reported: requests per second, p50 and p99
- * latency, and the server's throughput as a share of the ceiling's and of the earlier build's.
+ * latency, the server process's CPU time a request (Linux), and the server's throughput as a share
+ * of the ceiling's and of the earlier build's, and its CPU a request as a share of the earlier's.
  * Then scale-out: two server processes on one PostgreSQL database, written through both at once,
  * and 200 keys merged through both into one set, none lost.
  */
@@ -51,6 +52,11 @@ interface Result {
   requestsPerSecond: number;
   p50: string;
   p99: string;
+  /**
+   * The server process's CPU time (all its threads) per request answered, in microseconds: what
+   * a request costs, which a machine whose speed drifts between runs blurs less than req/s.
+   */
+  cpuMicros?: number;
 }
 
 interface Row {
@@ -132,7 +138,7 @@ async function serveBuild(
   database: string,
   root: string,
   cleanups: (() => Promise<void>)[],
-): Promise<Served & { stop: () => Promise<void> }> {
+): Promise<Served & { pid: number; stop: () => Promise<void> }> {
   const server = await spawnServer(work, database, `${label}.log`, root);
   cleanups.push(server.stop);
   const baseUrl = /^Listening on (\S+)$/m.exec(server.stdout)![1];
@@ -144,7 +150,7 @@ async function serveBuild(
   await populate(baseUrl, bigKey, 1000);
   await waitUntilReady(baseUrl, bigKey);
   await waitUntilReady(baseUrl, smallKey);
-  return { baseUrl, smallKey, bigKey, writeKey, stop: server.stop };
+  return { baseUrl, smallKey, bigKey, writeKey, pid: server.pid, stop: server.stop };
 }
 
 async function benchBackend(
@@ -196,17 +202,17 @@ async function benchBackend(
   ) => {
     const scriptFile = options.script ? join(work, `${name.replace(/\W+/g, "_")}.lua`) : undefined;
     if (scriptFile) await Deno.writeTextFile(scriptFile, options.script!);
-    const targets: [string, string][] = [
-      [`${now.baseUrl}${path}`, key(now)],
+    const targets: [string, string, number][] = [
+      [`${now.baseUrl}${path}`, key(now), now.pid],
       ...(earlier && options.earlier !== false
-        ? [[`${earlier.baseUrl}${path}`, key(earlier)] as [string, string]]
+        ? [[`${earlier.baseUrl}${path}`, key(earlier), earlier.pid] as [string, string, number]]
         : []),
-      [`${ceiling.origin}${ceilingPath}`, key(now)],
+      [`${ceiling.origin}${ceilingPath}`, key(now), ceiling.pid],
     ];
     const runs: Result[][] = targets.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, [url, apiKey]] of targets.entries()) {
-        runs[i].push(await wrk(url, apiKey, scriptFile, round === 0));
+      for (const [i, [url, apiKey, pid]] of targets.entries()) {
+        runs[i].push(await wrk(url, apiKey, scriptFile, round === 0, pid));
       }
     }
     const [server, ...rest] = runs.map(median);
@@ -364,14 +370,17 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
     "server req/s",
     "p50",
     "p99",
+    "cpu/req",
     `${EARLIER} req/s`,
     "p50",
     "p99",
+    "cpu/req",
     "bare req/s",
     "p50",
     "p99",
     "vs bare",
     `vs ${EARLIER}`,
+    "cpu vs it",
   ];
   const widths = [
     Math.max(...rows.map((row) => row.name.length)),
@@ -381,29 +390,66 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
     cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join(" ");
   const cells = (result?: Result) =>
     result ? [result.requestsPerSecond.toFixed(0), result.p50, result.p99] : ["-", "-", "-"];
+  const cpu = (result?: Result) =>
+    result?.cpuMicros === undefined ? "-" : `${result.cpuMicros.toFixed(0)}us`;
   const ratio = (result: Result, to?: Result) =>
     to ? (result.requestsPerSecond / to.requestsPerSecond).toFixed(2) : "-";
+  const cpuRatio = (result: Result, to?: Result) =>
+    result.cpuMicros && to?.cpuMicros ? (result.cpuMicros / to.cpuMicros).toFixed(2) : "-";
   console.log(line(header));
   for (const { name, server, earlier, ceiling } of rows) {
     console.log(line([
       name,
       ...cells(server),
+      cpu(server),
       ...cells(earlier),
+      cpu(earlier),
       ...cells(ceiling),
       ratio(server, ceiling),
       ratio(server, earlier),
+      cpuRatio(server, earlier),
     ]));
+  }
+  console.log(
+    `cpu/req: the server process's CPU time (all threads) per request, median of the runs; ` +
+      `"cpu vs it": today's as a share of ${EARLIER}'s (below 1: today's costs less)`,
+  );
+}
+
+/** The run with the median rate, its latencies with it; the median CPU a request of all runs. */
+function median(runs: Result[]): Result {
+  const middle = <T>(values: T[], by: (value: T) => number) =>
+    [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)];
+  const cpu = runs.flatMap((run) => run.cpuMicros ?? []);
+  return {
+    ...middle(runs, (run) => run.requestsPerSecond),
+    cpuMicros: cpu.length === runs.length ? middle(cpu, (micros) => micros) : undefined,
+  };
+}
+
+/** CPU seconds (user and system, all threads) the process has used; undefined off Linux. */
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces), in clock ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
   }
 }
 
-/** The run with the median rate, its latencies with it. */
-function median(runs: Result[]): Result {
-  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+/** USER_HZ, which /proc reports times in: 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** wrk, after a short warm-up when asked; parses requests/s and the latency percentiles. */
-async function wrk(url: string, key: string, script?: string, warmUp = true): Promise<Result> {
+async function wrk(
+  url: string,
+  key: string,
+  script?: string,
+  warmUp = true,
+  pid?: number,
+): Promise<Result> {
   const args = (duration: string) => [
     "-t1",
     `-c${CONNECTIONS}`,
@@ -419,18 +465,24 @@ async function wrk(url: string, key: string, script?: string, warmUp = true): Pr
     await new Deno.Command(program, { args: warmArgs, stdout: "null", stderr: "null" }).output();
   }
   const [program, runArgs] = onCores(LOAD_CORES, "wrk", args(DURATION));
+  const cpuBefore = pid === undefined ? undefined : await cpuSeconds(pid);
   const { stdout, code } = await new Deno.Command(program, {
     args: runArgs,
     stderr: "inherit",
   }).output();
+  const cpuAfter = pid === undefined ? undefined : await cpuSeconds(pid);
   const text = new TextDecoder().decode(stdout);
   if (code !== 0) throw new Error(`wrk failed:\n${text}`);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text);
   if (non2xx) throw new Error(`${non2xx[1]} requests failed during the run:\n${text}`);
+  const requests = Number(/^\s*(\d+) requests in/m.exec(text)![1]);
   return {
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)![1]),
     p50: /^\s+50%\s+(\S+)/m.exec(text)![1],
     p99: /^\s+99%\s+(\S+)/m.exec(text)![1],
+    cpuMicros: cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : (cpuAfter - cpuBefore) * 1e6 / requests,
   };
 }
 
@@ -450,6 +502,7 @@ async function ensureWrk() {
 
 interface Spawned {
   stdout: string;
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -487,6 +540,7 @@ async function spawn(
   let stopped: Promise<void> | undefined;
   return {
     stdout,
+    pid: child.pid,
     stop: () =>
       stopped ??= (async () => {
         child.kill("SIGTERM");
