@@ -170,26 +170,45 @@ interface BodyRead {
 }
 
 /**
- * Every body read under way. One timer for them all looks for late ones and cancels them, which
- * ends their pending read: a timer each would cost a PUT more than its whole body's reading.
+ * Every body read under way. One timer for them all, set for the earliest deadline, cancels the
+ * late ones, which ends their pending read: a timer each would cost a PUT more than its whole
+ * body's reading. A read that ends in time only leaves the set; the timer, when it goes off, finds
+ * the next deadline.
  */
 const bodyReads = new Set<BodyRead>();
-let sweeper: ReturnType<typeof setInterval> | undefined;
-/** How often the late reads are looked for: a read is cut this much after its deadline at most. */
-const SWEEP_EVERY_MS = 100;
+let sweeper: ReturnType<typeof setTimeout> | undefined;
+let sweepAt = Infinity;
+
+function watchBodyRead(read: BodyRead) {
+  bodyReads.add(read);
+  if (read.deadline < sweepAt) setSweeper(read.deadline);
+}
+
+/** The one timer, set (again) to go off at `at`. */
+function setSweeper(at: number) {
+  clearTimeout(sweeper);
+  sweepAt = at;
+  const id = setTimeout(sweepLateReads, Math.max(0, at - Date.now()));
+  // A read keeps the process alive by itself; the timer must not outlive it doing so.
+  Deno.unrefTimer(id);
+  sweeper = id;
+}
 
 function sweepLateReads() {
+  sweeper = undefined;
+  sweepAt = Infinity;
   const now = Date.now();
+  let next = Infinity;
   for (const read of bodyReads) {
-    if (read.deadline > now) continue;
+    if (read.deadline > now) {
+      next = Math.min(next, read.deadline);
+      continue;
+    }
     read.late = true;
     bodyReads.delete(read);
     void read.reader.cancel().catch(() => {}); // not awaited: the stalled read may never settle
   }
-  if (bodyReads.size === 0) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
+  if (next < Infinity) setSweeper(next);
 }
 
 async function readLimited(
@@ -207,12 +226,7 @@ async function readLimited(
     deadline: Date.now() + timeoutMs,
     late: false,
   };
-  bodyReads.add(read);
-  if (sweeper === undefined) {
-    const id = setInterval(sweepLateReads, Math.min(SWEEP_EVERY_MS, timeoutMs));
-    Deno.unrefTimer(id);
-    sweeper = id;
-  }
+  watchBodyRead(read);
   try {
     for (;;) {
       const next = await read.reader.read().catch(() => undefined);
