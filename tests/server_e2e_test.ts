@@ -644,6 +644,9 @@ backendTest(
       type: "secret",
       secrets: { TOKEN: "value-9d1e" },
     });
+    // A request a moment later is logged with its own time, not the first one's.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const secondSent = Date.now();
     const response = await fetch(`${server.baseUrl}/secrets/app?token=${key}`, {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       headers: { authorization: `Bearer ${key}`, "x-request-id": "0af7651916cd43dd" },
@@ -672,6 +675,11 @@ backendTest(
     assert.match(String(requests[2].requestId), /^[0-9a-f-]{36}$/);
     assert.match(String(requests[0].orgId), /^org_[0-9a-f]{16}$/);
     assert.equal(typeof requests[0].durationMs, "number");
+    const times = requests.map(({ time }) => Date.parse(String(time)));
+    assert.ok(
+      times[0] < secondSent && times[1] >= secondSent,
+      `times ${times}, sent ${secondSent}`,
+    );
     assert.ok(!server.stderr().includes(key.slice(6)) && !server.stderr().includes("value-9d1e"));
   },
 );
