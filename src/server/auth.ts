@@ -4,7 +4,7 @@
  * 401 to the caller apart from its message; none echoes the key.
  */
 import { unauthorized } from "./errors.ts";
-import { apiKeyId, hashApiKey, sameHash } from "./crypto.ts";
+import { apiKeyId, hashApiKey, sameHash, sameText } from "./crypto.ts";
 import type { ApiKeyKind, ApiKeyRecord, Storage } from "./storage/types.ts";
 
 /**
@@ -96,12 +96,4 @@ interface CachedKey {
   expires: number;
   /** The presented key that matched the stored hash, held only as long as the record is. */
   verified?: string;
-}
-
-/** Constant time for equal lengths, as `sameHash`: a guess learns nothing from how long it took. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }

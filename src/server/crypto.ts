@@ -311,6 +311,14 @@ export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   return difference === 0;
 }
 
+/** The same for text (an API key, as presented): every character is looked at. */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
 /** Replaces anything shaped like an API key, for text that may reach a log. */
 export function redactApiKeys(text: string): string {
   return text.replace(/(vb_[sr]k_)[A-Za-z0-9_-]*/g, "$1[redacted]");

@@ -63,12 +63,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The body parsed as JSON. 415 unless it is declared `application/json` (UTF-8); 413 as soon as
- * it is known to exceed `maxBytes`, from Content-Length or while streaming, without reading on.
+ * it is known to exceed `maxBytes`, from Content-Length or while streaming, without reading on;
+ * 400 when it has not arrived whole `timeoutMs` after the reading began.
  */
 export async function readJsonBody(
   request: Request,
   maxBytes: number,
-  timeoutMs = BODY_READ_TIMEOUT_MS,
+  timeoutMs: number,
 ): Promise<{ text: string; value: unknown }> {
   if (!isJsonUtf8(request.headers.get("content-type"))) {
     throw new ApiError(

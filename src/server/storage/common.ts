@@ -327,7 +327,7 @@ export function placeOf(row: Row): SealedPlace {
 
 /**
  * A write waiting for its group's commit: both backends commit the writes that arrive meanwhile
- * together, each in its own savepoint. `run` is the write, as the backend runs it.
+ * together (see GroupNeedsSavepoints). `run` is the write, as the backend runs it.
  */
 export interface QueuedWrite<Run> {
   /** Whose list version the write moves on (undefined: an audit event of no change). */

@@ -351,9 +351,9 @@ export class PostgresStorage implements Storage {
    * audit event of no change). Writes are committed in groups, as on SQLite: those that arrive
    * while a group commits make the next one, so that one disk sync acknowledges many. A group
    * locks its organizations' rows first, in one order as every writer here does (no deadlock
-   * with another process); then each write runs in its own savepoint, so that one that fails
-   * leaves no trace and takes none down; last, the organizations a write changed have their
-   * list versions moved on.
+   * with another process); then its writes run, and one that fails leaves no trace and takes none
+   * down (see GroupNeedsSavepoints); last, the organizations a write changed have their list
+   * versions moved on.
    */
   private writeTransaction<T>(
     orgId: string | undefined,
@@ -640,7 +640,6 @@ async function existingSet(sql: Sql, orgId: string, name: string): Promise<Exist
   return row;
 }
 
-/** The set as it stands, and the region the write puts it in; throws when the write may not. */
 /** The region the write puts the set (`existing`) in; throws when the write may not. */
 async function placeSet(
   tx: Sql,
