@@ -35,6 +35,8 @@ checks generated projects against, so that the test does not take them from voic
 - `runner_routes`: the HTTP routes the runner mounts on its app: path, methods, whether the route
   starts a session (its handler, or a handler it calls, gets the bot module or makes a Daily room),
   and the conditions it is mounted under (`args.dialin`, `args.whatsapp`, ...).
+- `runner_websockets`: the websocket routes the runner mounts: path, whether the route starts a
+  session, and whether it asks for `/start`'s one-time token under `--ws-auth token`.
 - `runner_carrier_env`: for each carrier, the variables the runner reads when it builds the
   carrier's transport (`_create_telephony_transport` in `pipecat.runner.utils`).
 - `daily_configure_new_room`: the keyword arguments of `pipecat.runner.daily.configure` that make
@@ -67,6 +69,7 @@ from check_pipecat_api import Resolver, Source  # noqa: E402
 # Import names that differ from the name of the distribution that provides them.
 DISTRIBUTION_OF_IMPORT = {
     "PIL": "pillow",
+    "google.protobuf": "protobuf",
     "cv2": "opencv-python-headless",
     "dotenv": "python-dotenv",
     "gi": "pygobject",
@@ -165,8 +168,17 @@ class Facts:
     def distributions_of(self, name: str) -> set[str]:
         """The distributions, core or optional, that may provide an imported name."""
         parts = name.split(".")
-        candidates = {normalize(DISTRIBUTION_OF_IMPORT.get(parts[0], parts[0]))}
-        candidates |= {normalize("-".join(parts[:i])) for i in range(2, len(parts) + 1)}
+        mapped = [
+            DISTRIBUTION_OF_IMPORT[prefix]
+            for i in range(len(parts), 0, -1)
+            if (prefix := ".".join(parts[:i])) in DISTRIBUTION_OF_IMPORT
+        ]
+        if mapped:
+            # `google.protobuf` is protobuf's, not one of the google-* distributions'.
+            candidates = {normalize(mapped[0])}
+        else:
+            candidates = {normalize(parts[0])}
+            candidates |= {normalize("-".join(parts[:i])) for i in range(2, len(parts) + 1)}
         every = self.core.union(*self.packages.values())
         return {
             d for d in every if d in candidates or any(d.startswith(c + "-") for c in candidates)
@@ -482,6 +494,61 @@ class Facts:
             route["starts_session"] = route.pop("handler") in starts
         return sorted(routes, key=lambda r: (r["path"], r["methods"]))
 
+    def runner_websockets(self) -> list[dict]:
+        """The runner's websocket routes: whether each starts a session, and whether it asks for
+        the one-time token of `/start` when `--ws-auth token` is given (its handler, or a function
+        the handler calls, tests `args.ws_auth`)."""
+        tree = self.source.tree("pipecat.runner.run")
+        functions = {
+            n.name: n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+
+        def reached(name: str) -> set[str]:
+            """The functions of the module a function calls, itself included, transitively."""
+            seen: set[str] = set()
+            todo = [name]
+            while todo:
+                current = todo.pop()
+                if current in seen or current not in functions:
+                    continue
+                seen.add(current)
+                todo.extend(
+                    ast.unparse(n.func).split(".")[-1]
+                    for n in ast.walk(functions[current])
+                    if isinstance(n, ast.Call)
+                )
+            return seen
+
+        def tests_ws_auth(name: str) -> bool:
+            return any(
+                isinstance(n, ast.Compare) and ast.unparse(n.left) == "args.ws_auth"
+                for n in ast.walk(functions[name])
+            )
+
+        routes = []
+        for name, function in functions.items():
+            if not name.startswith("_setup_"):
+                continue
+            for stmt in ast.walk(function):
+                if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for decorator in stmt.decorator_list:
+                    if (
+                        isinstance(decorator, ast.Call)
+                        and ast.unparse(decorator.func) == "app.websocket"
+                    ):
+                        calls = reached(stmt.name)
+                        routes.append(
+                            {
+                                "path": ast.literal_eval(decorator.args[0]),
+                                "starts_session": "_get_bot_module" in calls,
+                                "token_with_ws_auth": any(tests_ws_auth(f) for f in calls),
+                            }
+                        )
+        return sorted(routes, key=lambda r: r["path"])
+
     def runner_carrier_env(self) -> dict[str, list[str]]:
         """The variables the runner reads for each carrier in `_create_telephony_transport`."""
         tree = self.source.tree("pipecat.runner.utils")
@@ -735,6 +802,7 @@ def main():
             "deprecation_messages": facts.deprecation_messages(),
             "runner_flags": facts.runner_flags(),
             "runner_routes": facts.runner_routes(),
+            "runner_websockets": facts.runner_websockets(),
             "runner_carrier_env": facts.runner_carrier_env(),
             "daily_configure_new_room": facts.daily_configure_new_room(),
             "camera_classes": facts.camera_classes(),
