@@ -541,6 +541,7 @@ def generate(directory: Path) -> list[Path]:
         (["carrier1_hosted_sip"], {"twilio_daily_sip_mode": "dial-out"}),
         (["hosted_pstn"], {"daily_pstn_mode": "dial-out"}),
         (["carrier1_hosted_sip"], {"twilio_daily_sip_mode": "dial-in"}),
+        (["websocket"], {}),
     ]
     count = max(len(options[k]) for k in ("stt", "llm", "tts")) + len(options["realtime"])
     configs = []

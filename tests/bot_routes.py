@@ -20,7 +20,8 @@ stand-in (tests/bot_sessions.py's), except:
 `env` is set for the whole bot, each request's `env` on top of it (null unsets a variable). Each
 request goes through the recorded middleware to the route: one bot.py added (`reached: handler`)
 or, for any other path, the runner's own (`reached: runner`, 200). It prints, as JSON, for each
-bot: the routes bot.py added, how many middleware functions, whether `main()` ran, and for each
+bot: the routes bot.py added, how many middleware functions, whether `main()` ran (and the
+runner's `--ws-auth` default it would read then, PIPECAT_WEBSOCKET_AUTH), and for each
 request its status (500 when the route raised), what it reached, the `configure` calls it made
 and the tasks it queued;
 then, as `own_anonymous`, the same for a request to each route bot.py added, sent as the plan's
@@ -109,7 +110,10 @@ class App:
 def runner_run() -> types.ModuleType:
     module = types.ModuleType("pipecat.runner.run")
     module.app = STATE["app"] = App()
-    module.main = lambda *args, **kwargs: STATE.__setitem__("main", True)
+    # The runner reads --ws-auth's default from the environment when main() parses its options.
+    module.main = lambda *args, **kwargs: STATE.update(
+        main=True, ws_auth=os.environ.get("PIPECAT_WEBSOCKET_AUTH")
+    )
     module.__getattr__ = lambda name: Anything()
     return module
 
@@ -286,6 +290,7 @@ async def dialout_session(function, args) -> dict | None:
 
 def run(plan: dict) -> dict:
     saved = dict(os.environ)
+    os.environ.pop("PIPECAT_WEBSOCKET_AUTH", None)
     os.environ.update(plan.get("env", {}))
     STATE.clear()
     STATE["main"] = False
@@ -317,6 +322,7 @@ def run(plan: dict) -> dict:
             "routes": [{"path": p, "methods": m} for p, (m, _) in sorted(app.routes.items())],
             "middleware": len(app.middleware_functions),
             "main": STATE["main"],
+            "ws_auth": STATE.get("ws_auth"),
             "responses": responses,
             "own_anonymous": own_anonymous,
             "dialout": dialout,

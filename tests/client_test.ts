@@ -29,15 +29,20 @@ const CLIENTS = [
   { client_framework: "uilib", client_server: "devserver_b" },
 ] as const;
 
-const WEB_TRANSPORT_SETS = [["lightweb"], ["hosted"], ["lightweb", "hosted"], [
-  "hosted",
-  "lightweb",
-]];
+const WEB_TRANSPORT_SETS = [
+  ["lightweb"],
+  ["hosted"],
+  ["websocket"],
+  ["lightweb", "hosted"],
+  ["hosted", "lightweb"],
+  ["websocket", "lightweb", "hosted"],
+];
 
 /** The JS package of each transport, by the name Pipecat's runner gives it in `POST /start`. */
 const TRANSPORT_PACKAGES: Readonly<Record<string, string>> = {
   webrtc: "@pipecat-ai/small-webrtc-transport",
   daily: "@pipecat-ai/daily-transport",
+  websocket: "@pipecat-ai/websocket-transport",
 };
 
 /** A realtime bot, over the cascade defaults that `configOf` starts from. */
@@ -240,6 +245,48 @@ for (const client of CLIENTS) {
       assert.ok(vite.includes('rewrite: (path) => path.replace(/^\\/api/, "")'));
       assert.match(vite, /server: \{ proxy \}/);
       assert.match(vite, /preview: \{ proxy \}/);
+    }
+  });
+
+  Deno.test(`${label} client: a WebSocket session's socket goes through the dev server, with its token`, () => {
+    const configPath = kind === "vanilla" ? "client/src/config.js" : "client/src/config.ts";
+    for (const transports of [["websocket"], ["lightweb", "websocket"], ["lightweb"]]) {
+      const files = project({ transports, ...client });
+      const socket = transports.includes("websocket");
+      // The dev server forwards upgrades on /api: Vite when its /api entry says `ws: true`;
+      // Next.js forwards a rewritten upgrade whatever it is told.
+      if (kind !== "devserver_b") {
+        const vite = read(
+          files,
+          kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
+        );
+        assert.equal(/^\s+ws: true,$/m.test(vite), socket, vite);
+      }
+      const config = read(files, configPath);
+      const source = /function socketParams\(([^)]*)\)[^{]*\{([^]*?)\n\}/.exec(config);
+      assert.equal(source !== null, socket, "socketParams exactly when the bot has the socket");
+      if (!source) continue;
+      // The generated function, run on the runner's answers: the image's runner names its own
+      // listening address, which the browser cannot reach.
+      const parameter = source[1].includes("{ wsUrl, token }") ? "{ wsUrl, token }" : "answer";
+      const body = source[2].replace(/ as \{[^}]*\}/, "");
+      const socketParams = (page: string, answer: unknown) =>
+        new Function("location", `return (${parameter}) => {${body}\n}`)(new URL(page))(answer);
+      const image = { wsUrl: "wss://0.0.0.0:7860/ws-client", sessionId: "s", token: "t-1" };
+      assert.deepEqual(socketParams("http://localhost:5173/", image), {
+        wsUrl: "ws://localhost:5173/api/ws-client",
+        token: "t-1",
+      });
+      assert.deepEqual(
+        socketParams("https://app.example.com/talk", { ...image, token: null }),
+        { wsUrl: "wss://app.example.com/api/ws-client" },
+        "no token (PIPECAT_WEBSOCKET_AUTH=none): none sent, and a secure page's socket is wss",
+      );
+      assert.match(config, /connectParams: socketParams,/);
+      assert.match(
+        read(files, "README.md"),
+        /opens `\/api\/ws-client\?token=<token>` on the dev server/,
+      );
     }
   });
 

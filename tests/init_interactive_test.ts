@@ -330,7 +330,8 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Bot type", "Enter");
   await term.answer("Web client", "Enter");
   await term.answer("Client dev server", "Down", "Enter");
-  await term.answer("Transport", "Down", "Enter");
+  // hosted, lightweb (the default), websocket: Up picks Daily.
+  await term.answer("Transport", "Up", "Enter");
   // One browser transport is left: the question names it, with no list of one to confirm.
   await term.answer(
     "Add lightweb (SmallWebRTC) as a second transport?",
@@ -368,6 +369,49 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   assert(await exists(join(cwd.path, "webbot/server/bot.py")));
   assert.ok(screen.includes("cd webbot/client && npm install"), screen);
 });
+
+Deno.test(
+  "init in a terminal: a WebSocket bot is offered no video, and SmallWebRTC to test it",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "sockbot"]);
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name", "Enter");
+    await term.answer("Bot type", "Enter");
+    await term.answer("Web client", "Enter");
+    await term.answer("Client dev server", "Enter");
+    const screen = await term.waitFor("◆  Transport");
+    assert.deepEqual(listed(screen, "Transport"), [
+      "hosted (Daily)",
+      "lightweb (SmallWebRTC)",
+      "websocket (protobuf frames, no account)",
+    ]);
+    await term.press("Down", "Enter");
+    // The browser transports to talk to it in: the websocket needs an app of its own.
+    await term.answer("Add a second transport for local testing?", "Enter");
+    await term.answer("Mode", "Enter");
+    await term.search("Speech-to-text service", "deepgram_stt");
+    await term.search("Language-model service", "openai_llm");
+    await term.search("Text-to-speech service", "cartesia_tts");
+    // Pipecat's protobuf frames carry no video: no avatar, no video either way.
+    const features = await term.features(["Cloud deployment files"]);
+    assert.deepEqual(listed(features, "Add features"), [
+      "Record the conversation's audio",
+      "Log the conversation's transcript",
+      "Trace the pipeline with OpenTelemetry",
+      "Cloud deployment files (Dockerfile and cloud-deploy.toml)",
+      "Noise cancellation on the cloud",
+      "Eval-ready",
+    ]);
+    await term.answer("Create this project?", "Enter");
+    await madeProject(term, cwd.path, "sockbot");
+    const config = JSON.parse(await Deno.readTextFile(join(cwd.path, "sockbot/voicebot.json")));
+    assert.deepEqual(config.transports, ["websocket"]);
+    const client = await Deno.readTextFile(join(cwd.path, "sockbot/client/src/config.ts"));
+    assert.match(client, /DEFAULT_TRANSPORT: TransportType = "websocket"/);
+  },
+);
 
 Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () => {
   await using cwd = await tempDir();

@@ -72,7 +72,7 @@ Deno.test("--list-options prints the catalog in the shape of SPEC 4.2.5", async 
   ]);
   assert.deepEqual(options.bot_type, ["web", "telephony"]);
   assert.deepEqual(options.transports, {
-    web: ["hosted", "lightweb"],
+    web: ["hosted", "lightweb", "websocket"],
     telephony: [
       "carrier1",
       "carrier2",
@@ -289,7 +289,7 @@ Deno.test("validation: unknown services and transports name the valid ones", asy
   assert.equal(lines.length, 3, run.stderr);
   assert.match(
     lines[0],
-    /unknown transport "carrier9"; did you mean "carrier1"\? one of: hosted, lightweb, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip$/,
+    /unknown transport "carrier9"; did you mean "carrier1"\? one of: hosted, lightweb, websocket, carrier1, carrier2, carrier3, carrier4, hosted_pstn, carrier1_hosted_sip$/,
   );
   assert.match(
     lines[1],

@@ -170,6 +170,16 @@ const RULES: [string, string[], string][] = [
     "--video tavus_video renders video; drop --no-video-output",
   ],
   [
+    "the websocket shares no bot with a carrier, whose calls bring no token",
+    ["-t", "websocket", ...PHONE],
+    "--transport (transports): websocket cannot share a bot with carrier1",
+  ],
+  [
+    "video needs a transport that carries it, which the websocket alone is not",
+    ["-t", "websocket", ...CASCADE, ...TTS, "--video-output"],
+    "--video-output (video_output): needs a transport that carries video",
+  ],
+  [
     "noise cancellation needs the cloud",
     [...WEB, "--enable-denoise", "--no-deploy-to-cloud"],
     "--enable-denoise (enable_denoise): needs cloud deployment",
@@ -191,6 +201,11 @@ const WARNINGS: [string, string[], string][] = [
     ["-t", "lightweb", "-m", "realtime", "--realtime", "ultravox_realtime", "--video-input"],
     "warning: --video-input (video_input): ultravox_realtime drops the camera's frames",
   ],
+  [
+    "video beside the websocket goes over the other transport only",
+    ["-t", "websocket", "-t", "lightweb", ...CASCADE, ...TTS, "--video-output"],
+    "warning: --video-output (video_output): video goes over lightweb only",
+  ],
 ];
 
 for (const [rule, args, expected] of WARNINGS) {
@@ -201,7 +216,8 @@ for (const [rule, args, expected] of WARNINGS) {
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning: "));
     assert.equal(warnings.length, 1, run.stderr);
     assert.ok(warnings[0].startsWith(expected), `expected "${expected}" in:\n${run.stderr}`);
-    assert.equal(JSON.parse(run.stdout).video_input, true);
+    // Made as asked: the warned-of choice is in the configuration.
+    assert.equal(JSON.parse(run.stdout)[/\((\w+)\)/.exec(expected)![1]], true);
   });
 }
 

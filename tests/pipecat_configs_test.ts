@@ -18,8 +18,9 @@
  * test_full_featured_config). Then tests/cli/test_project_generation.py's TEST_CONFIGS, 28
  * configurations handed to the generator, written as the config JSON that Pipecat's `--dry-run`
  * prints for them (config_to_json), resolved and planned in process: three more cascade bots with
- * the camera. Pipecat's `websocket` transport, which init does not have (docs/init.md), appears in
- * none of these.
+ * the camera. Last, the same file's two websocket bots (`_gen_websocket_bot`, for
+ * test_websocket_transport_generation and test_env_example_lists_selected_service_keys), which it
+ * builds outside TEST_CONFIGS: accepted, and built as that test asks of Pipecat's own.
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
@@ -559,7 +560,7 @@ Deno.test("Pipecat's generator tests: 28 configurations as its dry run prints th
     assert.equal(config.mode, dry.mode, name);
     assert.deepEqual(
       config.transports,
-      (dry.transports as string[]).map((t) => PIPECAT_NAMES.transport[t]),
+      (dry.transports as string[]).map((t) => PIPECAT_NAMES.transport[t] ?? t),
       name,
     );
     for (const key of ["stt", "llm", "tts", "realtime", "video"] as const) {
@@ -584,6 +585,43 @@ Deno.test("Pipecat's generator tests: 28 configurations as its dry run prints th
     }
   }
   assert.equal(cameras, 3);
+});
+
+/** tests/cli/test_project_generation.py's `_gen_websocket_bot(temp_output_dir, name)`. */
+const WEBSOCKET_GENERATED: Settings[] = ["ws", "wsenv"].map((name) => ({
+  name,
+  transports: ["websocket"],
+  ...CASCADE,
+}));
+
+Deno.test("Pipecat's generator tests: its websocket bots, accepted and built as its test asks", () => {
+  for (const entry of WEBSOCKET_GENERATED) {
+    const name = String(entry.name);
+    const parsed = parseConfigFile(JSON.stringify(pipecatDryRun(entry)), `${name}.json`);
+    assert.deepEqual(parsed.problems, [], name);
+    const { config, problems, warnings } = resolveConfig(parsed.input, "unused");
+    assert.deepEqual([problems, warnings], [[], []], name);
+    assert.deepEqual(config!.transports, ["websocket"]);
+    assert.equal(config!.bot_type, "web");
+    const files = new Map(planProject(config!).files.map((f) => [f.path, f.content]));
+    const bot = files.get("server/bot.py")!;
+    // What test_websocket_transport_generation asserts of Pipecat's bot.
+    assert.ok(
+      bot.includes("from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams"),
+    );
+    assert.ok(bot.includes("from pipecat.serializers.protobuf import ProtobufFrameSerializer"));
+    assert.ok(bot.includes("from pipecat.runner.utils import create_transport"));
+    assert.ok(bot.includes('"websocket": lambda: FastAPIWebsocketParams('));
+    assert.ok(bot.includes("serializer=ProtobufFrameSerializer()"));
+    assert.ok(bot.includes("await create_transport(runner_args, transport_params)"));
+    // test_env_example_lists_selected_service_keys: the chosen services' keys, no others.
+    const env = files.get("server/.env.example")!;
+    for (const key of ["DEEPGRAM_API_KEY=", "OPENAI_API_KEY=", "CARTESIA_API_KEY="]) {
+      assert.match(env, new RegExp(`^${key}$`, "m"), `${name}: ${key}`);
+    }
+    assert.doesNotMatch(env, /ELEVENLABS_API_KEY|ANTHROPIC_API_KEY/);
+    assert.match(files.get("server/pyproject.toml")!, /pipecat-ai\[[^\]]*\bwebsocket\b/);
+  }
 });
 
 Deno.test("a Pipecat name with capitals is taken; the image, agent, client and secret set use it in lower case, and init says so", async () => {

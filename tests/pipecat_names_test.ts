@@ -155,7 +155,8 @@ Deno.test("a Pipecat config with values we lack fails with one problem per value
   const config = {
     ...PIPECAT_INPUT,
     project_name: "other-name",
-    transport: ["websocket", "daily"],
+    // A transport of Pipecat's runner that neither scaffolder offers.
+    transport: ["livekit", "daily"],
     stt: "telepathy_stt",
   };
   await Deno.writeTextFile(join(dir.path, "pc.json"), JSON.stringify(config));
@@ -164,6 +165,6 @@ Deno.test("a Pipecat config with values we lack fails with one problem per value
   const problems = run.stderr.split("\n").filter((line) => line.startsWith("  - "));
   assert.equal(problems.length, 3, run.stderr);
   assert.match(problems[0], /pc\.json: "name" and "project_name": both set the same option/);
-  assert.match(problems.join("\n"), /unknown transport "websocket"/);
+  assert.match(problems.join("\n"), /unknown transport "livekit"/);
   assert.match(problems.join("\n"), /unknown speech-to-text service "telepathy_stt"/);
 });

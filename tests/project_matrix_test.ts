@@ -47,6 +47,7 @@ interface TransportSet {
 const TRANSPORT_SETS: readonly TransportSet[] = [
   { transports: ["hosted", "lightweb"] },
   { transports: ["carrier1"] },
+  { transports: ["websocket"] },
   { transports: ["hosted_pstn"], daily_pstn_mode: "dial-in" },
   { transports: ["lightweb"] },
   { transports: ["carrier2"] },
@@ -55,6 +56,7 @@ const TRANSPORT_SETS: readonly TransportSet[] = [
   { transports: ["carrier3"] },
   { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-in" },
   { transports: ["carrier4"] },
+  { transports: ["lightweb", "websocket"] },
   { transports: ["carrier1_hosted_sip"], twilio_daily_sip_mode: "dial-out" },
   {
     transports: ["lightweb", "carrier1", "carrier2", "carrier3", "carrier4", "hosted_pstn"],
@@ -70,6 +72,7 @@ const TRANSPORT_SETS: readonly TransportSet[] = [
     daily_pstn_mode: "dial-out",
     twilio_daily_sip_mode: "dial-in",
   },
+  { transports: ["hosted_pstn", "websocket"], daily_pstn_mode: "dial-in" },
 ];
 
 const CLIENTS = [
@@ -113,12 +116,14 @@ function matrix(): ScaffoldInput[] {
     };
     FLAGS.forEach((flag, k) => input[flag] = on(k));
     if (!input.deploy_to_cloud) input.enable_denoise = false;
-    if (set.transports.every((t) => t === "hosted" || t === "lightweb")) {
+    if (set.transports.every((t) => ["hosted", "lightweb", "websocket"].includes(t))) {
       Object.assign(input, CLIENTS[web % CLIENTS.length]);
-      // Avatars in turn, then a bot with no avatar, which may still have a camera of its own.
+      // Avatars in turn, then a bot with no avatar, which may still have a camera of its own;
+      // none over the websocket alone, whose frames carry audio only.
       const avatar = [...video, null][web % (video.length + 1)];
-      if (avatar) input.video_service = avatar;
-      else input.video_output = on(6);
+      const hasVideo = set.transports.some((t) => t !== "websocket");
+      if (avatar && hasVideo) input.video_service = avatar;
+      else input.video_output = hasVideo && on(6);
       // A cascade bot's LLM never sees the camera, nor do some speech-to-speech models (checked
       // by checkCamera); the camera goes to the bots below.
       web++;
@@ -183,6 +188,7 @@ interface PipecatFacts {
   scaffold_models: string[];
   runner_flags: Record<string, RunnerFlag>;
   runner_routes: RunnerRoute[];
+  runner_websockets: { path: string; starts_session: boolean; token_with_ws_auth: boolean }[];
   camera_classes: string[];
   model_defaults: Record<string, string>;
   runner_carrier_env: Record<string, string[]>;
@@ -237,6 +243,7 @@ const SESSION_OF_TRANSPORT: Readonly<Record<string, string>> = {
   hosted_pstn: "DailyRunnerArguments",
   carrier1_hosted_sip: "DailyRunnerArguments",
   lightweb: "SmallWebRTCRunnerArguments",
+  websocket: "WebSocketRunnerArguments:websocket",
   carrier1: "WebSocketRunnerArguments:twilio",
   carrier2: "WebSocketRunnerArguments:telnyx",
   carrier3: "WebSocketRunnerArguments:plivo",
@@ -603,6 +610,8 @@ interface RouteFacts {
   routes: { path: string; methods: string[] }[];
   middleware: number;
   main: boolean;
+  /** PIPECAT_WEBSOCKET_AUTH when bot.py calls the runner's main(), which takes its default. */
+  ws_auth: string | null;
   responses: RouteOutcome[];
   own_anonymous: RouteOutcome[];
   dialout: { calls: number; gave_up: boolean; pauses: number[] } | null;
@@ -717,6 +726,17 @@ function checkRoutes(
 ) {
   const name = config.project_name;
   assert.ok(seen.middleware > 0 && seen.main, `${name}: bot.py runs the runner with its guard`);
+  // The runner's websocket routes start sessions outside the HTTP guard. A WebSocket client's,
+  // /ws-client, asks for /start's one-time token under `--ws-auth token`, which every bot that
+  // serves it makes the default; a carrier's call on /ws brings no token, so a bot with a carrier
+  // must not (init refuses the two together).
+  const clientSockets = FACTS.runner_websockets.filter((r) => r.path.startsWith("/ws-client"));
+  assert.ok(clientSockets.length > 0 && clientSockets.every((r) => r.starts_session));
+  const websocket = config.transports.includes("websocket");
+  if (websocket) {
+    assert.ok(clientSockets.every((r) => r.token_with_ws_auth), "the runner's /ws-client guard");
+  }
+  assert.equal(seen.ws_auth, websocket ? "token" : null, `${name}: --ws-auth's default`);
   plan.expected.forEach(({ request, expected, what }, i) => {
     const outcome = seen.responses[i];
     const where = `${name}: ${request.method} ${request.path} (${what}): ${

@@ -18,6 +18,7 @@ import {
   SERVICES,
   TRANSPORT_CHOICES,
   TRANSPORTS,
+  VIDEO_TRANSPORTS,
 } from "../init/catalog.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
 import { guidesFor, initProject, projectAround, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
@@ -324,6 +325,9 @@ interface Step {
 
 const always = () => true;
 const isWeb = (a: Answers) => a.bot_type === "web";
+/** A web bot with a transport that carries video (not only the websocket, audio only). */
+const hasVideo = (a: Answers) =>
+  isWeb(a) && [a.transport, a.second].some((id) => VIDEO_TRANSPORTS.has(id as string));
 
 function choiceStep(
   id: string,
@@ -392,13 +396,13 @@ const FEATURES: readonly {
     label: "Log the conversation's transcript",
     applies: always,
   },
-  { id: "avatar", label: "Video avatar", hint: "its service is asked next", applies: isWeb },
+  { id: "avatar", label: "Video avatar", hint: "its service is asked next", applies: hasVideo },
   {
     id: "video_output",
     key: "video_output",
     label: "Send video",
     hint: "a video avatar always does",
-    applies: isWeb,
+    applies: hasVideo,
   },
   // Only a realtime model that takes the camera's frames ever sees the user's video.
   {
@@ -406,7 +410,7 @@ const FEATURES: readonly {
     key: "video_input",
     label: "Receive the user's video",
     applies: (a) =>
-      isWeb(a) && a.mode === "realtime" &&
+      hasVideo(a) && a.mode === "realtime" &&
       findService(a.realtime_service as string)?.camera === true,
   },
   {
@@ -578,7 +582,7 @@ const STEPS: readonly Step[] = [
     "video_service",
     "video",
     "Video avatar service",
-    (a) => isWeb(a) && ticked(a, "avatar"),
+    (a) => hasVideo(a) && ticked(a, "avatar"),
   ),
 ];
 
@@ -947,9 +951,13 @@ async function askLocalTransport(prompt: Prompter, answers: Answers): Promise<st
   return await prompt.select("Transport for local testing", options, initial);
 }
 
-/** The browser transports a second one can be, SmallWebRTC (it needs no account) first. */
+/**
+ * The browser transports a second one can be, SmallWebRTC (it needs no account) first: those
+ * with a page to talk to the bot in, so not the websocket, which needs an app of its own (and
+ * beside a carrier would shut out its calls: the runner's token guards both).
+ */
 function localOptions(first: string): (SelectOption<string> & { label: string })[] {
-  const options = transportOptions((transport) => transport.group === "web")
+  const options = transportOptions((t) => t.group === "web" && t.id !== "websocket")
     .filter((option) => option.value !== first);
   const initial = quickstartTransport(options);
   return options.sort((a, b) => Number(b.value === initial) - Number(a.value === initial));

@@ -17,7 +17,7 @@ export const SCAFFOLD_ARGS = {
     short: "t",
     multiple: true,
     description:
-      "Transport, repeatable: hosted (Daily), lightweb (SmallWebRTC), carrier1 (Twilio), carrier2 (Telnyx), carrier3 (Plivo), carrier4 (Exotel), hosted_pstn (Daily PSTN), carrier1_hosted_sip (Twilio + Daily SIP)",
+      "Transport, repeatable: hosted (Daily), lightweb (SmallWebRTC), websocket (protobuf frames, no account), carrier1 (Twilio), carrier2 (Telnyx), carrier3 (Plivo), carrier4 (Exotel), hosted_pstn (Daily PSTN), carrier1_hosted_sip (Twilio + Daily SIP)",
   },
   mode: text(
     "cascade (speech-to-text, language model, text-to-speech) or realtime (speech to speech); required to scaffold",

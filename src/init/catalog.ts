@@ -57,6 +57,7 @@ export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 export const TRANSPORT_CHOICES = [
   "hosted",
   "lightweb",
+  "websocket",
   "carrier1",
   "carrier2",
   "carrier3",
@@ -69,6 +70,7 @@ export const TRANSPORT_CHOICES = [
 export type TransportId =
   | "hosted"
   | "lightweb"
+  | "websocket"
   | "carrier1"
   | "carrier2"
   | "carrier3"
@@ -89,7 +91,7 @@ export interface Transport {
   /** Direction of a PSTN or SIP transport; null for the others. */
   readonly direction: CallDirection | null;
   /** The transport name Pipecat's development runner takes (`uv run bot.py -t <runner>`). */
-  readonly runner: "daily" | "webrtc" | "twilio" | "telnyx" | "plivo" | "exotel";
+  readonly runner: "daily" | "webrtc" | "websocket" | "twilio" | "telnyx" | "plivo" | "exotel";
   /** `pipecat-ai[...]` extras it needs. */
   readonly extras: readonly string[];
   /** Environment variables it needs, read by the bot or by Pipecat's runner. */
@@ -117,6 +119,19 @@ export const TRANSPORTS: readonly Transport[] = [
     direction: null,
     runner: "webrtc",
     extras: ["webrtc"],
+    env: [],
+  },
+  {
+    // Pipecat's own frames (protobuf) over a plain WebSocket: for a web or mobile app, or a server
+    // of the user's own, with no WebRTC and no account. Pipecat's id, and the runner's name.
+    id: "websocket",
+    label: "WebSocket (Pipecat's protobuf frames)",
+    vendor: "protobuf frames, no account",
+    group: "web",
+    choice: "websocket",
+    direction: null,
+    runner: "websocket",
+    extras: ["websocket"],
     env: [],
   },
   {
@@ -209,6 +224,12 @@ export const TRANSPORTS: readonly Transport[] = [
     env: ["DAILY_API_KEY"],
   },
 ];
+
+/** The web transports that carry video; the websocket's protobuf frames carry audio only. */
+export const VIDEO_TRANSPORTS: ReadonlySet<string> = new Set(["hosted", "lightweb"]);
+
+/** The telephony carriers that stream a call over a websocket, by Pipecat runner name. */
+export const CARRIERS: ReadonlySet<string> = new Set(["twilio", "telnyx", "plivo", "exotel"]);
 
 export const SERVICES: readonly Service[] = [
   ...STT_SERVICES,

@@ -8,10 +8,13 @@ import type { ScaffoldConfig } from "./config.ts";
 /** Where Pipecat's development runner (`uv run bot.py`) serves the bot. */
 export const BOT_URL = "http://localhost:7860";
 /**
- * Where the client asks for a session. The dev server forwards `/api/*` to the runner, so this
- * reaches its `POST /start`, and SmallWebRTC's `/api/sessions/<id>/api/offer` its offer route.
+ * What the dev server forwards to the runner, the prefix stripped: `/api/start` reaches its
+ * `POST /start`, SmallWebRTC's `/api/sessions/<id>/api/offer` its offer route, and a WebSocket
+ * client's `/api/ws-client` its socket.
  */
-export const START_PATH = "/api/start";
+export const BOT_PROXY_PREFIX = "/api";
+/** Where the client asks for a session. */
+export const START_PATH = `${BOT_PROXY_PREFIX}/start`;
 /**
  * The oldest Node the clients run on: the intersection of the `engines.node` ranges of every
  * package they install, highest of them Daily's call library (`@daily-co/daily-js`), which both JS
@@ -23,7 +26,7 @@ export const CLIENT_NODE_MIN = "22.14.0";
 /** A web transport as the client sees it. */
 export interface ClientTransport {
   /** Its name in Pipecat's voice UI kit (`transportType`). */
-  readonly kit: "smallwebrtc" | "daily";
+  readonly kit: "smallwebrtc" | "daily" | "websocket";
   /** Its name in the body of the runner's `POST /start` (`transport`). */
   readonly runner: string;
   readonly label: string;
@@ -32,9 +35,16 @@ export interface ClientTransport {
   readonly className: string;
   /** A Daily session needs a room, which the runner creates when asked (`createDailyRoom`). */
   readonly create_room: boolean;
+  /**
+   * The runner answers `/start` with a socket to open (`wsUrl`) and its one-time token: the client
+   * opens it through the dev server instead, whose address the browser can reach.
+   */
+  readonly socket: boolean;
 }
 
-const WEB_TRANSPORTS: Readonly<Record<string, Omit<ClientTransport, "runner" | "create_room">>> = {
+const WEB_TRANSPORTS: Readonly<
+  Record<string, Omit<ClientTransport, "runner" | "create_room" | "socket">>
+> = {
   lightweb: {
     kit: "smallwebrtc",
     label: "SmallWebRTC",
@@ -47,6 +57,12 @@ const WEB_TRANSPORTS: Readonly<Record<string, Omit<ClientTransport, "runner" | "
     package: "@pipecat-ai/daily-transport",
     className: "DailyTransport",
   },
+  websocket: {
+    kit: "websocket",
+    label: "WebSocket",
+    package: "@pipecat-ai/websocket-transport",
+    className: "WebSocketTransport",
+  },
 };
 
 /** The bot's web transports in the order given; the first is the client's default. */
@@ -55,7 +71,9 @@ export function clientTransports(config: ScaffoldConfig): ClientTransport[] {
     const transport = WEB_TRANSPORTS[id];
     if (!transport) return [];
     const runner = findTransport(id)!.runner;
-    return [{ ...transport, runner, create_room: runner === "daily" }];
+    return [
+      { ...transport, runner, create_room: runner === "daily", socket: runner === "websocket" },
+    ];
   });
 }
 
@@ -79,6 +97,9 @@ export function clientView(config: ScaffoldConfig) {
     client_user_video: config.video_input,
     client_bot_url: BOT_URL,
     client_start_path: START_PATH,
+    client_proxy_prefix: BOT_PROXY_PREFIX,
+    /** A transport whose session is a socket the client opens through the dev server. */
+    client_socket: transports.some((t) => t.socket),
     /** `engines.node` of the client's package.json, and the README's words for it. */
     client_node: `>=${CLIENT_NODE_MIN}`,
     client_node_min: CLIENT_NODE_MIN,

@@ -7,6 +7,7 @@ import {
   type BotType,
   CALL_DIRECTIONS,
   type CallDirection,
+  CARRIERS,
   CLIENT_FRAMEWORKS,
   CLIENT_SERVERS,
   type ClientFramework,
@@ -22,6 +23,7 @@ import {
   TRANSPORT_CHOICES,
   type TransportId,
   TRANSPORTS,
+  VIDEO_TRANSPORTS,
 } from "./catalog.ts";
 import { closest, didYouMean } from "../suggest.ts";
 import { andList } from "../words.ts";
@@ -249,6 +251,17 @@ export function resolveConfig(
       problem("transports", `${choice} is either dial-in or dial-out in one project, not both`);
     }
   }
+  // Pipecat's runner guards /ws-client and the carriers' /ws with one setting (--ws-auth), and
+  // the token a WebSocket client brings from /start is one a carrier's call never has.
+  const carriers = transports.filter((id) => CARRIERS.has(findTransport(id)!.runner));
+  if (transports.includes("websocket") && carriers.length > 0) {
+    problem(
+      "transports",
+      `websocket cannot share a bot with ${andList(carriers)}: Pipecat's runner would ask the ` +
+        "carriers' calls for the one-time token that guards WebSocket clients, and carriers send " +
+        "none; make the WebSocket bot and the phone bot two projects",
+    );
+  }
   const hasChoice = (choice: string) =>
     transports.some((id) => findTransport(id)!.choice === choice) ||
     given.includes(choice);
@@ -290,11 +303,12 @@ export function resolveConfig(
     );
   }
   if (botType === "telephony" && transports.length > 0 && telephonyTransports.length === 0) {
+    const phoneChoices = TRANSPORT_CHOICES.filter((choice) =>
+      TRANSPORTS.some((t) => t.choice === choice && t.group === "telephony")
+    );
     problem(
       "bot_type",
-      `a telephony bot needs a telephony transport; add one of: ${
-        TRANSPORT_CHOICES.filter((c) => !["hosted", "lightweb"].includes(c)).join(", ")
-      }`,
+      `a telephony bot needs a telephony transport; add one of: ${phoneChoices.join(", ")}`,
     );
   }
   botType ??= telephonyTransports.length > 0 ? "telephony" : "web";
@@ -367,6 +381,29 @@ export function resolveConfig(
         watchers().join(", ")
       }`,
     );
+  }
+  // Pipecat's protobuf frames carry audio and text, not video: only Daily and SmallWebRTC do.
+  const videoKeys = (["video_service", "video_input", "video_output"] as const).filter((key) =>
+    key === "video_service" ? !absent(key) : input[key] === true
+  );
+  const videoCarriers = transports.filter((id) => VIDEO_TRANSPORTS.has(id));
+  if (web && videoKeys.length > 0 && transports.includes("websocket")) {
+    if (videoCarriers.length === 0) {
+      for (const key of videoKeys) {
+        problem(
+          key,
+          "needs a transport that carries video (add -t lightweb or -t hosted): websocket sends " +
+            "Pipecat's protobuf frames, which carry audio only",
+          "needs SmallWebRTC or Daily: websocket carries audio only",
+        );
+      }
+    } else {
+      warning(
+        videoKeys[0],
+        `video goes over ${andList(videoCarriers)} only: a websocket client gets audio alone ` +
+          "(Pipecat's protobuf frames carry no video)",
+      );
+    }
   }
   const clientFramework = checkedChoice(
     input,

@@ -3,13 +3,8 @@
  * reads, grouped by the transport, service or feature that needs it.
  */
 import type { ScaffoldConfig } from "./config.ts";
-import {
-  CARRIERS,
-  DIALIN_TOKEN,
-  servicesOf,
-  transportOnlyKeys,
-  transportsOf,
-} from "./project_view.ts";
+import { CARRIERS } from "./catalog.ts";
+import { DIALIN_TOKEN, servicesOf, transportOnlyKeys, transportsOf } from "./project_view.ts";
 
 /** How the generated code reads one variable. */
 export interface EnvRead {
@@ -119,6 +114,8 @@ export function envGroups(config: ScaffoldConfig, code: string): EnvGroup[] {
     [
       ...(runners.has("daily") ? ["DAILY_ROOM_URL", "DAILY_API_URL=https://api.daily.co/v1"] : []),
       ...(config.bot_type === "web" ? ["PIPECAT_ALLOWED_ORIGINS"] : []),
+      // bot.py makes `token` the default; `none` admits a WebSocket client without one.
+      ...(runners.has("websocket") ? ["PIPECAT_WEBSOCKET_AUTH=token"] : []),
     ],
     true,
   );

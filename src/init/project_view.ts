@@ -5,7 +5,7 @@
 import { VERSION } from "../version.ts";
 import { andList, wrap } from "../words.ts";
 import { clientView } from "./client.ts";
-import { findService, findTransport, type Service, type Transport } from "./catalog.ts";
+import { CARRIERS, findService, findTransport, type Service, type Transport } from "./catalog.ts";
 import { lowerName, type ScaffoldConfig } from "./config.ts";
 import { stamp } from "./guides.ts";
 import { pythonString } from "./python_code.ts";
@@ -19,9 +19,6 @@ export const PIPECAT_RANGE = ">=1.7.0,<1.8";
  * pyproject.toml, so they install nothing on 3.11: a project that needs one requires 3.12.
  */
 const PYTHON_312_EXTRAS = new Set(["aws-nova-sonic", "sagemaker"]);
-
-/** The telephony carriers that stream a call over a websocket, by Pipecat runner name. */
-export const CARRIERS = new Set(["twilio", "telnyx", "plivo", "exotel"]);
 
 /** Video size of each avatar service, as Pipecat's avatar examples publish it. */
 const AVATAR_SIZES: Readonly<Record<string, { width: number; height: number }>> = {
@@ -139,6 +136,9 @@ function sessionView(config: ScaffoldConfig, runners: Set<string>, dialOut: bool
     sessions.push("SmallWebRTC peers");
     types.push("SmallWebRTCRunnerArguments");
   }
+  // A WebSocket client's session is a WebSocketRunnerArguments, told apart from a carrier's call
+  // by its transport_type: session_refusal checks it, not SESSION_TYPES.
+  if (runners.has("websocket")) sessions.push("WebSocket clients");
   if (config.eval) {
     sessions.push("eval sessions");
     types.push("EvalRunnerArguments");
@@ -240,6 +240,8 @@ function imageView(
     ? '{"transport": "daily", "createDailyRoom": true}'
     : runners.has("webrtc")
     ? '{"transport": "webrtc"}'
+    : runners.has("websocket")
+    ? '{"transport": "websocket"}'
     : null;
   return {
     transport,
@@ -319,6 +321,7 @@ export function projectView(config: ScaffoldConfig) {
     has,
     daily: runners.has("daily"),
     webrtc: runners.has("webrtc"),
+    websocket: runners.has("websocket"),
     twilio: runners.has("twilio"),
     telnyx: runners.has("telnyx"),
     plivo: runners.has("plivo"),

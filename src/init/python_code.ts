@@ -42,6 +42,7 @@ const PYTHON_NAMES: Readonly<Record<string, string>> = {
   UserTurnMessageAddedMessage: "pipecat.processors.aggregators.llm_response_universal",
   AudioBufferProcessor: "pipecat.processors.audio.audio_buffer_processor",
   configure: "pipecat.runner.daily",
+  ProtobufFrameSerializer: "pipecat.serializers.protobuf",
   DailyRunnerArguments: "pipecat.runner.types",
   EvalRunnerArguments: "pipecat.runner.types",
   SmallWebRTCRunnerArguments: "pipecat.runner.types",

@@ -58,7 +58,11 @@ async function connect() {
     },
   });
   try {
-    await client.startBotAndConnect({ endpoint: START_ENDPOINT, requestData: transport.request });
+    const answer = await client.startBot({
+      endpoint: START_ENDPOINT,
+      requestData: transport.request,
+    });
+    await client.connect(transport.connectParams?.(answer) ?? answer);
   } catch (error) {
     errorLine.textContent = `Could not start a session (${error.message}). ` +
       "Is the bot running? Start it with: cd server && uv run bot.py";
