@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the generated web clients for real, which the test suite does not: scaffolds a bot with
-# each client (vanilla on Vite, the voice UI kit on Vite, the voice UI kit on Next.js) with the
-# CLI, says when this machine's Node is outside the range the client's package.json declares,
-# runs `npm install` and `npm run build` in each from the npm registry (with a start token in
-# the client's .env, made from its .env.example, and checks that the built files for the browser
-# do not hold it), then serves each build with the bot's URL in that .env and checks that its
-# server forwards the client's session requests to the bot runner (a stand-in that records what
-# reaches it): once without BOT_START_TOKEN, when no Authorization header may reach the runner,
-# and once with it, when `Authorization: Bearer <token>` must, exactly.
+# each client (vanilla on Vite, the voice UI kit on Vite, the voice UI kit on Next.js) and every
+# web transport (SmallWebRTC, Daily, WebSocket) with the CLI, says when this machine's Node is
+# outside the range the client's package.json declares, runs `npm install` and `npm run build` in
+# each from the npm registry (with a start token in the client's .env, made from its .env.example,
+# and checks that the built files for the browser do not hold it, and do hold each transport's
+# package), then serves each build with the bot's URL in that .env and checks that its server
+# forwards the client's session requests, and the WebSocket client's socket, to the bot runner (a
+# stand-in that records what reaches it): once without BOT_START_TOKEN, when no Authorization
+# header may reach the runner, and once with it, when `Authorization: Bearer <token>` must, exactly.
 # Then it takes the Node ranges the installed packages declare (scripts/client_engines.ts) and
 # compares them with tests/data/client_engines.json, which the test suite holds the clients'
 # `engines` to. Not run by CI: it needs the registry and takes minutes.
@@ -42,18 +43,39 @@ free_port() {
 }
 
 # The bot runner's stand-in: logs "METHOD path auth=<Authorization header, or ->" per request and
-# answers /start as the runner does for SmallWebRTC (a session id).
+# answers /start as the runner does: for a WebSocket session, the socket's URL as the image's
+# runner names it (its listening address, which no browser reaches) and a one-time token; for
+# SmallWebRTC, a session id. It takes a WebSocket on /ws-client (logged "WEBSOCKET path") and
+# ends it, so that no forwarded socket keeps the client's server from stopping.
 runner_port=$(free_port)
 runner_log="$work/runner.log"
 : >"$runner_log"
 node -e '
   const [port, log] = process.argv.slice(1);
-  require("http").createServer((req, res) => {
+  const server = require("http").createServer((req, res) => {
     const auth = req.headers.authorization ?? "-";
     require("fs").appendFileSync(log, `${req.method} ${req.url} auth=${auth}\n`);
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(req.url === "/start" ? { sessionId: "check" } : {}));
-  }).listen(Number(port), "127.0.0.1");
+    let body = "";
+    req.on("data", (chunk) => body += chunk);
+    req.on("end", () => {
+      res.setHeader("content-type", "application/json");
+      if (req.url !== "/start") return res.end("{}");
+      const websocket = body.includes("\"websocket\"");
+      res.end(JSON.stringify(websocket
+        ? { wsUrl: "wss://0.0.0.0:7860/ws-client", sessionId: "check", token: "check-ws-token" }
+        : { sessionId: "check" }));
+    });
+  });
+  server.on("upgrade", (req, socket) => {
+    require("fs").appendFileSync(log, `WEBSOCKET ${req.url}\n`);
+    const key = req.headers["sec-websocket-key"] ?? "";
+    const accept = require("crypto").createHash("sha1")
+      .update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
+    socket.on("error", () => {});
+    socket.end("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n" +
+      `Connection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+  });
+  server.listen(Number(port), "127.0.0.1");
 ' "$runner_port" "$runner_log" &
 pids+=($!)
 # Each client reads the runner's address from its .env: Next.js when it builds, Vite when its
@@ -90,8 +112,22 @@ step() {
   fi
 }
 
-# The client's built server forwards /api/start and SmallWebRTC's offer path to the runner, with
-# the Authorization header expected ("-": none).
+# Opens a WebSocket at an http:// URL (the handshake only), as a browser opens ws:// there, and
+# says whether the server switched protocols.
+ws_handshake() {
+  node -e '
+    const request = require("http").get(process.argv[1], { headers: {
+      connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13",
+      "sec-websocket-key": require("crypto").randomBytes(16).toString("base64") } });
+    request.on("upgrade", (res, socket) => { console.log(`upgraded ${res.statusCode}`); socket.destroy(); });
+    request.on("response", (res) => { console.log(`not upgraded: ${res.statusCode}`); process.exit(1); });
+    request.on("error", (e) => { console.log(`failed: ${e.message}`); process.exit(1); });
+    setTimeout(() => { console.log("no answer in 10 s"); process.exit(1); }, 10000).unref();
+  ' "$1"
+}
+
+# The client's built server forwards /api/start, SmallWebRTC's offer path and the WebSocket
+# client's socket to the runner, with the Authorization header expected ("-": none).
 check_forwarding() {
   local client=$1 serve=$2 auth=$3 port
   port=$(free_port)
@@ -106,6 +142,10 @@ check_forwarding() {
     -H "content-type: application/json" -d '{"sdp":"","type":"offer"}'
   curl -sf -X PATCH "http://127.0.0.1:$port/api/sessions/check/api/offer" \
     -H "content-type: application/json" -d '{"pc_id":"check","candidates":[]}'
+  ws_handshake "http://127.0.0.1:$port/api/ws-client?token=check-ws-token" || {
+    kill "$pid"
+    return 1
+  }
   kill "$pid"
   wait "$pid" 2>/dev/null
   echo
@@ -113,6 +153,24 @@ check_forwarding() {
   local route
   for route in "POST /start" "POST /sessions/check/api/offer" "PATCH /sessions/check/api/offer"; do
     grep -qxF "$route auth=$auth" "$runner_log" || { echo "expected: $route auth=$auth"; return 1; }
+  done
+  grep -qxF "WEBSOCKET /ws-client?token=check-ws-token" "$runner_log" ||
+    { echo "expected: WEBSOCKET /ws-client?token=check-ws-token"; return 1; }
+}
+
+# The built files for the browser hold each JS transport of the bot, found by a message of its
+# own code (minified names are not kept).
+transports_in_build() {
+  local built=$1 transport message
+  for transport in "SmallWebRTC:SmallWebRTCTransport" "Daily:DailyTransport" \
+    "WebSocket:Failed to connect to websocket"; do
+    message=${transport#*:}
+    if grep -rlqF "$message" "$built"; then
+      echo "${transport%%:*}: found \"$message\""
+    else
+      echo "${transport%%:*}: no \"$message\" in $built"
+      return 1
+    fi
   done
 }
 
@@ -157,7 +215,7 @@ check_client() {
   echo "$name: voicebot init $*"
   mkdir -p "$dir"
   if (cd "$dir" && step "scaffold" "$work/$name-init.log" voicebot init bot "$@" \
-    -t lightweb -t hosted) &&
+    -t lightweb -t hosted -t websocket) &&
     node_in_range "$dir/bot/client" &&
     step "npm install" "$work/$name-install.log" npm install --prefix "$dir/bot/client" \
       --no-audit --no-fund &&
@@ -167,6 +225,8 @@ check_client() {
     step "npm run build" "$work/$name-build.log" npm run build --prefix "$dir/bot/client" &&
     step "no start token in $built/" "$work/$name-bundle.log" \
       no_token_in_build "$dir/bot/client/$built" &&
+    step "each transport's package in $built/" "$work/$name-transports.log" \
+      transports_in_build "$dir/bot/client/$built" &&
     step "client/.env from .env.example, without BOT_START_TOKEN" "$work/$name-env.log" \
       env_from_example "$dir/bot/client" &&
     step "forwards /api/* to the runner, no Authorization" "$work/$name-serve.log" \

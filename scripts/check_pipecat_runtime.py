@@ -13,10 +13,13 @@ a carrier (a websocket client speaking Twilio's media-stream protocol), and runs
   that websocket hears the bot's greeting, from the fake LLM through the fake TTS, as μ-law;
 - refusal: a phone-only bot given a browser session refuses it by name instead of crashing;
 - browser /start: `bot.py -t webrtc` starts a session on POST /start;
+- websocket session: `bot.py -t websocket` refuses a socket on /ws-client without the token that
+  POST /start gives, and with it plays the greeting back as Pipecat's protobuf audio frames; the
+  token opens one socket only;
 - eval: `bot.py -t eval` and Pipecat's `pipecat eval run` on a text scenario that expects the
   fake model's greeting (the bot's own scenarios need a judge model);
 - production: server/Dockerfile's CMD, on 127.0.0.1 and a free port, serves the carrier webhook
-  (phone bot) and refuses /start without the token (web bot).
+  (phone bot) and refuses /start without the token (web and WebSocket bots).
 
 Each scenario prints RAN (passed), FAILED (ran, and the property does not hold) or COULD NOT RUN
 (with the reason, e.g. a module the environment lacks, or the smart-turn model that a git mirror
@@ -259,6 +262,7 @@ def type_check(work: Path, python: str, env: dict, pipecat_src: Path):
 BOTS = {
     "phone": ["-t", "carrier1", "--deploy-to-cloud"],
     "web": ["-t", "lightweb", "--deploy-to-cloud", "--eval", "--client-framework", "none"],
+    "websocket": ["-t", "websocket", "--deploy-to-cloud", "--client-framework", "none"],
 }
 CASCADE = ["-m", "cascade", "--stt", "openai_stt", "--llm", "openai_llm", "--tts", "openai_tts"]
 
@@ -428,6 +432,61 @@ asyncio.run(asyncio.wait_for(call(sys.argv[1], float(sys.argv[2])), float(sys.ar
 """
 
 
+# A WebSocket client's session, run in the bots' environment (websockets, and Pipecat's protobuf
+# frames from its source on the path): without a token the runner refuses the socket; with the
+# token /start gave, the client sends 16 kHz silence as AudioRawFrame messages and counts the
+# bot's audio frames back; the same token again is refused, for it opens one connection.
+WEBSOCKET_SESSION = r"""
+import asyncio, json, sys
+import websockets
+from pipecat.frames.protobufs import frames_pb2
+
+async def refused(url):
+    # Closed before it is accepted, the socket is refused in the handshake (HTTP 403); after, the
+    # close frame carries the runner's code (4003). None: the socket was taken.
+    try:
+        async with websockets.connect(url, open_timeout=10) as ws:
+            await asyncio.wait_for(ws.recv(), 10)
+    except websockets.ConnectionClosed as closed:
+        return f"close {closed.rcvd.code}" if closed.rcvd else "closed"
+    except websockets.InvalidHandshake as error:
+        response = getattr(error, "response", None)
+        return f"http {getattr(error, 'status_code', None) or getattr(response, 'status_code', '?')}"
+    except asyncio.TimeoutError:
+        return None
+    return None
+
+async def session(url, seconds):
+    frame = frames_pb2.Frame()
+    frame.audio.audio = b"\x00\x00" * 320
+    frame.audio.sample_rate = 16000
+    frame.audio.num_channels = 1
+    silence = frame.SerializeToString()
+    audio, loop = 0, asyncio.get_running_loop()
+    async with websockets.connect(url, open_timeout=10) as ws:
+        deadline = loop.time() + seconds
+        while loop.time() < deadline and audio < 5:
+            await ws.send(silence)
+            try:
+                message = await asyncio.wait_for(ws.recv(), 0.02)
+            except asyncio.TimeoutError:
+                continue
+            if isinstance(message, bytes):
+                got = frames_pb2.Frame.FromString(message)
+                if got.WhichOneof("frame") == "audio" and got.audio.audio:
+                    audio += 1
+    return audio
+
+async def main(base, token, seconds):
+    result = {"without_token": await refused(f"{base}/ws-client")}
+    result["audio"] = await session(f"{base}/ws-client?token={token}", seconds)
+    result["token_again"] = await refused(f"{base}/ws-client?token={token}")
+    print(json.dumps(result))
+
+asyncio.run(asyncio.wait_for(main(sys.argv[1], sys.argv[2], float(sys.argv[3])), float(sys.argv[3]) + 40))
+"""
+
+
 # bot.py's own start-token middleware on a Starlette app served by uvicorn on 127.0.0.1, with
 # Pipecat stood in (tests/bot_sessions.py's stand-ins) and FastAPI's names taken from Starlette,
 # which FastAPI's are: runs where Pipecat cannot load. The middleware is added as FastAPI's
@@ -561,6 +620,43 @@ class Runtime:
                     report("FAILED", "phone call", f"no audio back; fake vendor hits {used}; bot: {tail(log)}")
         except RuntimeError as error:
             report("FAILED", "phone call", str(error))
+
+    def websocket_session(self, server: Path):
+        """`bot.py -t websocket`: /start gives a one-time token, and only a socket that brings it
+        gets a session, which hears the bot's greeting as Pipecat's protobuf audio frames."""
+        if not self.smart_turn.exists():
+            report("COULD NOT RUN", "websocket session", "no smart-turn model, which a cascade bot loads")
+            return
+        port = free_port()
+        command = [self.python, "bot.py", "-t", "websocket", "--host", "127.0.0.1", "--port", str(port)]
+        env = self.bot_env()
+        env.pop("PIPECAT_WEBSOCKET_AUTH", None)
+        log = self.logs / "websocket_session.log"
+        try:
+            with server_process(command, server, env, port, log):
+                status, body = send("POST", f"http://127.0.0.1:{port}/start", {"transport": "websocket"})
+                answer = json.loads(body) if status == 200 else {}
+                if not answer.get("token") or not str(answer.get("wsUrl", "")).endswith("/ws-client"):
+                    report("FAILED", "websocket session: /start", f"{status} {body[:200]}")
+                    return
+                before = dict(self.fake.hits)
+                result = run([self.python, "-c", WEBSOCKET_SESSION, f"ws://127.0.0.1:{port}",
+                              answer["token"], "30"], env=self.env, timeout=90)
+                if result.returncode != 0:
+                    report("FAILED", "websocket session", last_error(result.stderr) + " / bot: " + tail(log))
+                    return
+                seen = json.loads(result.stdout.strip().splitlines()[-1])
+                used = {k: v - before.get(k, 0) for k, v in self.fake.hits.items() if v > before.get(k, 0)}
+                # The runner closes a socket without a valid token with code 4003, before it is
+                # accepted: a refused handshake.
+                refused = ("close 4003", "http 403")
+                ok = seen["audio"] > 0 and seen["without_token"] in refused and seen["token_again"] in refused
+                report("RAN" if ok else "FAILED", "websocket session",
+                       f"{seen['audio']} audio frames back; without a token: closed "
+                       f"{seen['without_token']}; the token again: closed {seen['token_again']}; "
+                       f"fake vendor hits {used}" + ("" if ok else f"; bot: {tail(log)}"))
+        except RuntimeError as error:
+            report("FAILED", "websocket session", str(error))
 
     def refusal(self, server: Path):
         """A phone-only bot given a browser session: a clear refusal, not an AttributeError."""
@@ -743,16 +839,19 @@ class Runtime:
                            f"{status} {twiml[:160]}")
                 else:
                     start = f"http://127.0.0.1:{port}/start"
-                    status, body = send("POST", start, {"transport": "webrtc"})
+                    transport = {"transport": "websocket" if name == "websocket" else "webrtc"}
+                    # A WebSocket session's answer is the socket's URL and its one-time token.
+                    answered = "token" if name == "websocket" else "sessionId"
+                    status, body = send("POST", start, transport)
                     report("RAN" if status == 401 else "FAILED",
                            f"production `{shown}`: /start without the token", f"{status} {body[:160]}")
                     headers = {"Authorization": "Bearer fake-token"}
-                    status, body = send("POST", start, {"transport": "webrtc"}, headers)
+                    status, body = send("POST", start, transport, headers)
                     label = f"production `{shown}`: /start with the token"
                     if status == 400 and "is disabled in this runner environment" in body:
                         report("COULD NOT RUN", label, f"a dependency is missing: {body[:160]}")
                     else:
-                        ok = status == 200 and "sessionId" in body
+                        ok = status == 200 and bool(json.loads(body).get(answered))
                         report("RAN" if ok else "FAILED", label, f"{status} {body[:160]}")
         except RuntimeError as error:
             report("FAILED", f"production `{shown}`", str(error))
@@ -798,21 +897,20 @@ def main():
         smart_turn = pipecat_src / SMART_TURN_MODEL.removeprefix("src/")
         runtime = Runtime(args.python, env, logs, fake, smart_turn)
         try:
-            phone, web = bots.get("phone"), bots.get("web")
-            if phone:
-                runtime.production_guard(phone)
+            if bots.get("phone"):
+                runtime.production_guard(bots["phone"])
             for name, server in bots.items():
                 runtime.start_token(name, server)
-            phone_ok = bool(phone) and runtime.imports("phone", phone)
-            web_ok = bool(web) and runtime.imports("web", web)
-            for ok, scenarios in [
-                (phone_ok, [("phone call", runtime.phone_call), ("refusal", runtime.refusal),
-                            ("production phone", lambda s: runtime.production("phone", s))]),
-                (web_ok, [("browser /start", runtime.browser_start), ("pipecat eval run", runtime.eval),
-                          ("production web", lambda s: runtime.production("web", s))]),
-            ]:
-                server = phone if scenarios[0][0] == "phone call" else web
-                for label, scenario in scenarios:
+            scenarios_of = {
+                "phone": [("phone call", runtime.phone_call), ("refusal", runtime.refusal)],
+                "web": [("browser /start", runtime.browser_start), ("pipecat eval run", runtime.eval)],
+                "websocket": [("websocket session", runtime.websocket_session)],
+            }
+            for name, scenarios in scenarios_of.items():
+                server = bots.get(name)
+                ok = bool(server) and runtime.imports(name, server)
+                production = (f"production {name}", lambda s, name=name: runtime.production(name, s))
+                for label, scenario in [*scenarios, production]:
                     if ok:
                         scenario(server)
                     else:

@@ -5,8 +5,9 @@
 #    skipped with --no-apt or when not root).
 # 2. Runs scripts/check_pipecat_runtime.py, which puts Pipecat's source at the tag on the path,
 #    generates bots with this checkout's CLI and runs the scenarios: a phone call end to end, a
-#    browser transport's /start, a session of a type the bot does not serve, the eval transport
-#    with `pipecat eval run`, and the image's command line (server/Dockerfile's CMD).
+#    WebSocket client's session with its one-time token, a browser transport's /start, a session
+#    of a type the bot does not serve, the eval transport with `pipecat eval run`, and the
+#    image's command line (server/Dockerfile's CMD).
 #
 # Everything runs in a network namespace of its own when `unshare -n` works (as root): the fake
 # vendors, the bots and the clients reach one another on 127.0.0.1 and nothing else, so a bot
