@@ -357,9 +357,11 @@ export function resolveConfig(
   const webOnly = (key: ConfigKey, isSet: boolean) => {
     if (!web && isSet) problem(key, "for web bots only; this is a telephony bot");
   };
-  webOnly("video_service", !absent("video_service"));
-  webOnly("video_input", input.video_input === true);
-  webOnly("video_output", input.video_output === true);
+  // The video the input asks for: an avatar, the camera, the bot's own video.
+  const videoKeys = (["video_service", "video_input", "video_output"] as const).filter((key) =>
+    key === "video_service" ? !absent(key) : input[key] === true
+  );
+  for (const key of videoKeys) webOnly(key, true);
   // Pipecat's scaffolder takes the camera whatever the pipeline, and so does init; where no service
   // of the pipeline handles its frames at Pipecat 1.7.0, it says so. A cascade context takes an
   // image only through a function call that asks for one; some realtime classes drop the frames
@@ -383,9 +385,6 @@ export function resolveConfig(
     );
   }
   // Pipecat's protobuf frames carry audio and text, not video: only Daily and SmallWebRTC do.
-  const videoKeys = (["video_service", "video_input", "video_output"] as const).filter((key) =>
-    key === "video_service" ? !absent(key) : input[key] === true
-  );
   const videoCarriers = transports.filter((id) => VIDEO_TRANSPORTS.has(id));
   if (web && videoKeys.length > 0 && transports.includes("websocket")) {
     if (videoCarriers.length === 0) {
