@@ -1,6 +1,7 @@
 /**
  * The typed errors every command throws, and the exit codes they map to.
- * src/cli/run.ts is the one place that turns an error into output and an exit status.
+ * src/cli/failure.ts is the one place that turns an error into output and an exit status
+ * (src/cli/run.ts, for the parser's own).
  */
 
 export const ExitCode = {

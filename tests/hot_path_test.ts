@@ -1,11 +1,12 @@
 /**
- * Fast start. What `main.ts` loads before any command runs (its static imports) is gunshi and our
- * own small modules; `init`'s core loads when `init` runs, and touches no Node built-in either.
- * The server, database drivers, prompts and tables load inside the commands that need them.
- * Work done while running counts too: the hot path never reads Node's `process` (its first use
- * sets up the Node compatibility layer) and never builds an ICU collator (`localeCompare`,
- * `Intl.Collator`: about 20 ms on its first call). The client commands (`secrets list`, `set`,
- * `diff`) load zod only as `zod/mini`, whatever they import at run time.
+ * Fast start. What `main.ts` loads before any command runs (its static imports) is our own small
+ * modules, gunshi only when the command line needs a parser; `init`'s core loads when `init` runs,
+ * and touches no Node built-in either. The server, database drivers, prompts and tables load
+ * inside the commands that need them. Work done while running counts too: the hot path never
+ * reads Node's `process` (its first use sets up the Node compatibility layer) and never builds an
+ * ICU collator (`localeCompare`, `Intl.Collator`: about 20 ms on its first call). The client
+ * commands (`secrets list`, `set`, `diff`) load zod only as `zod/mini`, whatever they import at
+ * run time.
  *
  * When VOICEBOT_TEST_BUNDLE names the bundle (.ci/run's bundle-e2e check), the bundle is held to
  * the same: its entry and the chunks it imports statically import no `node:` module, and the hot
@@ -59,8 +60,16 @@ function assertLean(graph: string[], allowedPackages: string[]) {
   assert.deepEqual(unexpected, [], `only ${allowedPackages.join(", ")}`);
 }
 
-Deno.test("main.ts loads only gunshi and our own modules at start", async () => {
-  assertLean(await staticGraph("../main.ts"), ["npm:gunshi@", "npm:/gunshi@"]);
+/**
+ * The parser loads only for a command line that needs it: `--version` and the plain `init` command
+ * lines (src/cli/direct.ts) load no package at all, and init's action none either.
+ */
+Deno.test("main.ts loads our own modules only at start; gunshi loads with run.ts", async () => {
+  assertLean(await staticGraph("../main.ts"), []);
+  assertLean(await staticGraph("../src/cli/init_action.ts"), []);
+  const parser = await staticGraph("../src/cli/run.ts");
+  assert.ok(parser.some((s) => s.startsWith("npm:gunshi@")), "run.ts loads gunshi");
+  assertLean(parser, ["npm:gunshi@", "npm:/gunshi@"]);
 });
 
 Deno.test({

@@ -33,6 +33,11 @@ export function printNote(message: string) {
   console.error(`%c${message}`, DIM);
 }
 
+/** True when stdin and stdout are both terminals: only then may anything prompt. */
+export function isInteractive(): boolean {
+  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
+}
+
 /** Pretty JSON on stdout, for `--json` and `--dry-run`. */
 export function printJson(value: unknown) {
   console.log(JSON.stringify(value, null, 2));

@@ -12,6 +12,7 @@
  * @module
  */
 import { CancelledError, UsageError } from "../errors.ts";
+import { isInteractive } from "./output.ts";
 
 export interface SelectOption<T> {
   value: T;
@@ -80,9 +81,8 @@ export class GoBack extends Error {
   }
 }
 
-export function isInteractive(): boolean {
-  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
-}
+// In output.ts, so that a command that only asks whether it may ask does not load this module.
+export { isInteractive };
 
 type Clack = typeof import("@clack/prompts");
 type Output = NonNullable<Parameters<Clack["confirm"]>[0]["output"]>;

@@ -1,16 +1,12 @@
 /**
- * Builds the command tree, runs it, and maps every error to its exit code: the one place that does.
+ * Builds the command tree, runs it, and maps every error to its exit code: the parser's here, the
+ * others in failure.ts.
  */
 import { cli, type CommandContext, define } from "gunshi";
 import { VERSION } from "../version.ts";
-import {
-  CancelledError,
-  ChildExited,
-  DifferencesFound,
-  ExitCode,
-  VoicebotError,
-} from "../errors.ts";
-import { NO_COLOR, printError, printNote } from "./output.ts";
+import { ExitCode } from "../errors.ts";
+import { NO_COLOR, printError } from "./output.ts";
+import { reportFailure } from "./failure.ts";
 import init from "./init.ts";
 import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
@@ -47,13 +43,20 @@ const root = define({
 /** The command tree under `voicebot`: what gunshi runs, completion completes and help tests walk. */
 export const COMMANDS = { init, update, cloud, completions, complete } as const;
 
-/** `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors. */
-export async function run(argv: readonly string[]): Promise<number> {
+/**
+ * `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors.
+ * `commands` is the tree to run, COMMANDS but in tests (tests/direct_test.ts puts a stand-in for
+ * init's action in it, to see what gunshi read).
+ */
+export async function run(
+  argv: readonly string[],
+  commands: typeof COMMANDS = COMMANDS,
+): Promise<number> {
   const verbose = argv.includes("--verbose");
   const given = argv.filter((arg) => arg !== "--verbose");
   const args = withEmptyNumbers(
-    markEmptyValues(hideUnknownArguments(given, COMMANDS), COMMANDS),
-    COMMANDS,
+    markEmptyValues(hideUnknownArguments(given, commands), commands),
+    commands,
   );
   // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
   let place: ErrorPlace | undefined;
@@ -66,7 +69,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       renderHeader: null,
       // gunshi would print them on stdout, in its words: report() says them on stderr, in ours.
       renderValidationErrors: null,
-      renderUsage: helpRenderer({ ...root, subCommands: COMMANDS }) as (
+      renderUsage: helpRenderer({ ...root, subCommands: commands }) as (
         ctx: Readonly<CommandContext>,
       ) => Promise<string>,
       onErrorCommand: (ctx) => {
@@ -76,7 +79,7 @@ export async function run(argv: readonly string[]): Promise<number> {
           subCommands: ctx.env.subCommands as SubCommands | undefined,
         };
       },
-      subCommands: COMMANDS,
+      subCommands: commands,
     });
     return ExitCode.Ok;
   } catch (error) {
@@ -94,37 +97,11 @@ function report(error: unknown, verbose: boolean, place?: ErrorPlace): number {
     );
     return ExitCode.Usage;
   }
-  // The comparison was printed; the exit status alone says that something differs.
-  if (error instanceof DifferencesFound) return error.exitCode;
-  // `secrets run`: the command's own status, passed on.
-  if (error instanceof ChildExited) return error.status;
-  // The user's own choice, not an error: its words alone (`Cancelled.`), and what it left.
-  if (error instanceof CancelledError) {
-    printNote(error.message);
-    if (error.hint) printNote(`hint: ${error.hint}`);
-    return error.exitCode;
-  }
-  if (error instanceof VoicebotError) {
-    // An API error shows what the server said, with its request id for a bug report.
-    const api = error.api &&
-      `HTTP ${error.api.status} ${error.api.code}` +
-        (error.api.requestId ? `, request id ${error.api.requestId}` : "");
-    printError(error.message, error.problems, error.hint, api);
-    if (verbose && error.cause) console.error(error.cause);
-    return error.exitCode;
-  }
   // gunshi reports unknown commands and options, missing arguments and bad values together.
   if (error instanceof AggregateError) {
     const { message, problems, hint } = parserProblems(error.errors, place);
     printError(message, problems, hint);
     return ExitCode.Usage;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  printError(
-    `unexpected: ${message}`,
-    [],
-    verbose ? undefined : "run again with --verbose for details.",
-  );
-  if (verbose) console.error(error);
-  return ExitCode.Failure;
+  return reportFailure(error, verbose);
 }

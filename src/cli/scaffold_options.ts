@@ -56,7 +56,7 @@ export const SCAFFOLD_ARGS = {
 } as const;
 
 /** The values the scaffold options were given as, by gunshi's names. */
-type ScaffoldValues = {
+export type ScaffoldValues = {
   readonly [K in keyof typeof SCAFFOLD_ARGS]?: (typeof SCAFFOLD_ARGS)[K] extends { type: "boolean" }
     ? boolean
     : (typeof SCAFFOLD_ARGS)[K] extends { multiple: true } ? string[]
