@@ -1,6 +1,7 @@
 /**
  * Run by `deno task bundle` after `deno bundle`: makes what the bundle loads lazily load only when
- * it is used, so that a start costs little more than Deno's own. Two rewrites:
+ * it is used, and what it runs come compiled from Deno's cache, so that a start costs little more
+ * than Deno's own. Three rewrites:
  *
  * 1. The chunks loaded with `import()`. Deno's module graph follows every `import("./chunk.js")`
  *    whose specifier is a string literal when the program starts: it reads and parses each lazy
@@ -21,11 +22,22 @@
  *    that one statement into a stand-in that calls `createRequire` on its first use, in the lazily
  *    loaded chunk that needs it.
  *
+ * 3. The functions, so that their compiled code comes from Deno's code cache. Deno keeps V8's code
+ *    for a module as it was when the module was first compiled, and V8 compiles a function
+ *    declaration only when it is first called: every start compiled again each function it ran
+ *    (a fifth of `init quickstart --dry-run`'s own time, more for `--help` or a scaffold). A
+ *    function expression in parentheses is compiled with its module, and so comes from the cache.
+ *    Each top-level `function f(){}` becomes `var f=(function f(){});`, moved to the start of its
+ *    chunk, so that it is there before any of the chunk's code runs, as a declaration is. (A
+ *    declaration is there even before its chunk runs, which only a chunk in an import cycle
+ *    could see: the build fails if the chunks import each other in a cycle.)
+ *
  * Each rewrite fails the build when it finds its target in a form it does not know, so a new Deno
  * cannot bring the cost back unnoticed (tests/hot_path_test.ts checks the bundle's start too).
  *
  *   deno run --allow-read=dist --allow-write=dist scripts/lazy_bundle.ts dist
  */
+import { parse } from "acorn";
 import { join } from "pathe";
 
 /** What `deno bundle` writes, minified or not; the first group is the helper's name. */
@@ -75,14 +87,83 @@ export function makeChunksLazy(source: string): { source: string; replaced: numb
   return { source: result, replaced };
 }
 
+/** The `#!` line a chunk may start with, which stays first. */
+const SHEBANG = /^#![^\n]*\n/;
+
+/**
+ * `source` with each top-level function declaration an eagerly compiled expression (3. above),
+ * defined at the start of the module, and how many.
+ */
+export function makeFunctionsEager(source: string): { source: string; replaced: number } {
+  const shebang = source.match(SHEBANG)?.[0] ?? "";
+  const body = source.slice(shebang.length);
+  const program = parse(body, { ecmaVersion: "latest", sourceType: "module" });
+  const functions: { start: number; end: number; name: string; exported: boolean }[] = [];
+  for (const statement of program.body) {
+    const exported = statement.type === "ExportNamedDeclaration";
+    const declaration = exported ? statement.declaration : statement;
+    if (declaration?.type !== "FunctionDeclaration") continue;
+    functions.push({
+      start: statement.start,
+      end: statement.end,
+      name: declaration.id.name,
+      exported,
+    });
+  }
+  let rest = "";
+  let at = 0;
+  const eager = functions.map(({ start, end, name, exported }) => {
+    rest += body.slice(at, start);
+    at = end;
+    const text = body.slice(start, end).replace(/^export\s*/, "");
+    return `${exported ? "export " : ""}var ${name}=(${text});`;
+  });
+  rest += body.slice(at);
+  return { source: shebang + eager.join("") + rest, replaced: functions.length };
+}
+
+/** The chunks each chunk imports statically (`import ... from "./x.js"`, `import "./x.js"`). */
+const STATIC_IMPORT = /\bimport\s*(?:[\w${}\s,*]*?\bfrom\s*)?"\.\/([\w.-]+\.js)"/g;
+
+/** A cycle of static imports among `chunks` (name to source), as the names around it, if any. */
+export function importCycle(chunks: ReadonlyMap<string, string>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const visit = (name: string, path: string[]): string[] | undefined => {
+    if (state.get(name) === "open") return [...path.slice(path.indexOf(name)), name];
+    if (state.get(name) === "done") return undefined;
+    state.set(name, "open");
+    for (const [, imported] of chunks.get(name)?.matchAll(STATIC_IMPORT) ?? []) {
+      const cycle = visit(imported, [...path, name]);
+      if (cycle) return cycle;
+    }
+    state.set(name, "done");
+  };
+  for (const name of chunks.keys()) {
+    const cycle = visit(name, []);
+    if (cycle) return cycle;
+  }
+}
+
 async function main(dir: string) {
+  const chunks = new Map<string, string>();
   for await (const entry of Deno.readDir(dir)) {
-    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
-    const path = join(dir, entry.name);
-    const chunks = makeChunksLazy(await Deno.readTextFile(path));
-    const result = makeRequireLazy(chunks.source);
-    if (chunks.replaced + result.replaced === 0) continue;
-    await Deno.writeTextFile(path, result.source);
+    if (entry.isFile && entry.name.endsWith(".js")) {
+      chunks.set(entry.name, await Deno.readTextFile(join(dir, entry.name)));
+    }
+  }
+  const cycle = importCycle(chunks);
+  if (cycle) {
+    throw new Error(
+      `the bundle's chunks import each other in a cycle (${cycle.join(" -> ")}): ` +
+        "scripts/lazy_bundle.ts cannot make their functions eager",
+    );
+  }
+  for (const [name, original] of chunks) {
+    const lazy = makeChunksLazy(original);
+    const required = makeRequireLazy(lazy.source);
+    const eager = makeFunctionsEager(required.source);
+    if (lazy.replaced + required.replaced + eager.replaced === 0) continue;
+    await Deno.writeTextFile(join(dir, name), eager.source);
   }
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { makeChunksLazy, makeRequireLazy } from "./lazy_bundle.ts";
+import { parse } from "acorn";
+import { importCycle, makeChunksLazy, makeFunctionsEager, makeRequireLazy } from "./lazy_bundle.ts";
 
 // What deno 2.9's `deno bundle --minify --platform=deno` writes into the shared runtime chunk.
 const MINIFIED =
@@ -69,4 +70,63 @@ Deno.test("an import() of a literal in a form it does not know fails the build",
     source: "export const a = 1;",
     replaced: 0,
   });
+});
+
+/**
+ * A chunk as esbuild writes one: code that runs when it loads and calls a function declared below
+ * it, an exported function, a recursive one and an async one, after a `#!` line.
+ */
+const CHUNK = `#!/usr/bin/env -S deno run -A
+import { inc } from "./dep.js";
+const early = twice(inc(1));
+function twice(n) { return n * 2; }
+export function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }
+async function later() { return early + (await Promise.resolve(1)); }
+export { early, later };
+`;
+
+Deno.test("a chunk's functions become compiled with it, and are there before its code runs", async () => {
+  const { source, replaced } = makeFunctionsEager(CHUNK);
+  assert.equal(replaced, 3);
+  assert.ok(source.startsWith("#!/usr/bin/env -S deno run -A\n"), "the #! line stays first");
+  const body = source.slice(source.indexOf("\n") + 1);
+  const program = parse(body, { ecmaVersion: "latest", sourceType: "module" });
+  const declarations = program.body.map((node) =>
+    node.type === "ExportNamedDeclaration" ? node.declaration?.type : node.type
+  );
+  assert.ok(!declarations.includes("FunctionDeclaration"), "no function declaration left");
+  // The form V8 compiles with its module: a function expression in parentheses.
+  for (const name of ["twice", "fact", "later"]) {
+    assert.match(source, new RegExp(`var ${name}=\\((async )?function ${name}\\(`));
+  }
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/dep.js`, "export const inc = (n) => n + 1;");
+    await Deno.writeTextFile(`${dir}/chunk.js`, source);
+    const chunk = await import(`file://${dir}/chunk.js`);
+    assert.equal(chunk.early, 4, "a function called before its place in the chunk");
+    assert.equal(chunk.fact(5), 120);
+    assert.equal(await chunk.later(), 5);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a chunk without a function declaration is left as it is", () => {
+  assert.deepEqual(makeFunctionsEager("export const a = () => 1;"), {
+    source: "export const a = () => 1;",
+    replaced: 0,
+  });
+});
+
+Deno.test("chunks that import each other in a cycle are found, as the build must refuse them", () => {
+  const chunks = new Map([
+    ["voicebot.js", 'import{a as b}from"./chunk-A.js";import"./chunk-C.js";'],
+    ["chunk-A.js", 'import { c } from "./chunk-B.js"; export const a = c;'],
+    ["chunk-B.js", 'export const c = 1; const l = () => import("./voicebot.js");'],
+    ["chunk-C.js", "export {};"],
+  ]);
+  assert.equal(importCycle(chunks), undefined, "an import() is no cycle");
+  chunks.set("chunk-C.js", 'import"./chunk-A.js";import*as v from"./voicebot.js";');
+  assert.deepEqual(importCycle(chunks), ["voicebot.js", "chunk-C.js", "voicebot.js"]);
 });
