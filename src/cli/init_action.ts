@@ -139,14 +139,14 @@ function report(result: InitResult) {
       printNote(`Nothing would be written: ${nothingToWrite(result, where)}`);
     } else {
       printNote(`Would write ${count(result.files.length, "file")} in ${where}:`);
-      for (const file of result.files) printNote(`  ${file}`);
+      printNote(fileList(result.files));
       if (unchanged > 0) printNote(alreadyThere(unchanged));
     }
   } else if (result.written.length === 0) {
     printSuccess(`Nothing to write: ${nothingToWrite(result, where)}`);
   } else {
     printSuccess(`Wrote ${count(result.written.length, "file")} in ${where}:`);
-    for (const file of result.written) printNote(`  ${file}`);
+    printNote(fileList(result.written));
     if (unchanged > 0) printNote(alreadyThere(unchanged));
   }
   if (result.lowerNames && result.config) {
@@ -164,6 +164,11 @@ function report(result: InitResult) {
   // After a run that changed nothing, the next steps are the user's own (and `cp .env.example
   // .env` would clobber a finished project's keys).
   if (result.kind === "written" && result.written.length > 0) printNextSteps(result, where);
+}
+
+/** One line a file, indented, for one write to the console rather than one a file. */
+function fileList(files: readonly string[]): string {
+  return files.map((file) => `  ${file}`).join("\n");
 }
 
 function alreadyThere(n: number): string {
