@@ -29,6 +29,7 @@ export interface InitCommandLine {
   readonly commandPath: readonly string[];
 }
 
+/** `init` for the command line read: `--list-options`, the wizard, or the core and its report. */
 export async function runInit(ctx: InitCommandLine): Promise<void> {
   const values = ctx.values;
   // The core loads here, not at start: `--version` and `--help` never pay for it.
