@@ -11,8 +11,10 @@ import type { InitCommandLine } from "../src/cli/init_action.ts";
 import { COMMANDS, run } from "../src/cli/run.ts";
 import { VERSION } from "../src/version.ts";
 
-/** What gunshi hands init's action for `argv`, through run.ts as the CLI runs it; undefined when
- * it does not reach the action (an error, help, another command). Nothing runs or prints. */
+/**
+ * What gunshi hands init's action for `argv`, through run.ts as the CLI runs it; undefined when it
+ * does not reach the action (an error, help, another command). Nothing runs or prints.
+ */
 async function gunshiReads(argv: string[]): Promise<InitCommandLine | undefined> {
   let read: InitCommandLine | undefined;
   const init = {
