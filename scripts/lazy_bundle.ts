@@ -98,28 +98,22 @@ export function makeFunctionsEager(source: string): { source: string; replaced: 
   const shebang = source.match(SHEBANG)?.[0] ?? "";
   const body = source.slice(shebang.length);
   const program = parse(body, { ecmaVersion: "latest", sourceType: "module" });
-  const functions: { start: number; end: number; name: string; exported: boolean }[] = [];
+  let eager = "";
+  let rest = "";
+  let at = 0;
+  let replaced = 0;
   for (const statement of program.body) {
     const exported = statement.type === "ExportNamedDeclaration";
     const declaration = exported ? statement.declaration : statement;
     if (declaration?.type !== "FunctionDeclaration") continue;
-    functions.push({
-      start: statement.start,
-      end: statement.end,
-      name: declaration.id.name,
-      exported,
-    });
+    const text = body.slice(declaration.start, declaration.end);
+    eager += `${exported ? "export " : ""}var ${declaration.id.name}=(${text});`;
+    rest += body.slice(at, statement.start);
+    at = statement.end;
+    replaced++;
   }
-  let rest = "";
-  let at = 0;
-  const eager = functions.map(({ start, end, name, exported }) => {
-    rest += body.slice(at, start);
-    at = end;
-    const text = body.slice(start, end).replace(/^export\s*/, "");
-    return `${exported ? "export " : ""}var ${name}=(${text});`;
-  });
   rest += body.slice(at);
-  return { source: shebang + eager.join("") + rest, replaced: functions.length };
+  return { source: shebang + eager + rest, replaced };
 }
 
 /** The chunks each chunk imports statically (`import ... from "./x.js"`, `import "./x.js"`). */
