@@ -2,6 +2,27 @@ import assert from "node:assert/strict";
 import { parse } from "acorn";
 import { importCycle, makeChunksLazy, makeFunctionsEager, makeRequireLazy } from "./lazy_bundle.ts";
 
+/**
+ * Writes `files` (name to source) into a temporary directory of their own, imports `entry` from it
+ * and runs `check` on that module; the directory goes after the check, which may load more.
+ */
+async function withChunks(
+  files: Record<string, string>,
+  entry: string,
+  // deno-lint-ignore no-explicit-any
+  check: (module: any) => Promise<void> | void,
+) {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const [name, source] of Object.entries(files)) {
+      await Deno.writeTextFile(`${dir}/${name}`, source);
+    }
+    await check(await import(`file://${dir}/${entry}`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 // What deno 2.9's `deno bundle --minify --platform=deno` writes into the shared runtime chunk.
 const MINIFIED =
   'var g=Object.create;import{createRequire as __deno_internal_createRequire} from "node:module";' +
@@ -14,16 +35,11 @@ Deno.test("the require shim loads node:module on its first use, not when its chu
     const { source, replaced } = makeRequireLazy(original);
     assert.equal(replaced, 1);
     assert.doesNotMatch(source, /^import|[;\n]import/, "no static import left");
-    const dir = await Deno.makeTempDir();
-    try {
-      const path = `${dir}/chunk.js`;
-      await Deno.writeTextFile(path, source);
-      const { a: require } = await import(`file://${path}`);
+    await withChunks({ "chunk.js": source }, "chunk.js", (chunk) => {
+      const require = chunk.a;
       assert.equal(require("node:os").EOL, "\n");
       assert.equal(typeof require.resolve, "function");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   }
 });
 
@@ -46,21 +62,16 @@ Deno.test("a form of the shim it does not know fails the build", () => {
 });
 
 Deno.test("a chunk loaded with import() is out of Deno's start-up graph, and still loads", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/lazy-AB12.js`, "export const loaded = true;");
-    const { source, replaced } = makeChunksLazy(
-      'export const load=async()=>(await import("./lazy-AB12.js")).loaded;' +
-        'export const again=()=>import( "./lazy-AB12.js" );',
-    );
-    assert.equal(replaced, 2);
-    assert.doesNotMatch(source, /import\(\s*"/, "no import() of a literal left");
-    await Deno.writeTextFile(`${dir}/entry.js`, source);
-    const entry = await import(`file://${dir}/entry.js`);
+  const { source, replaced } = makeChunksLazy(
+    'export const load=async()=>(await import("./lazy-AB12.js")).loaded;' +
+      'export const again=()=>import( "./lazy-AB12.js" );',
+  );
+  assert.equal(replaced, 2);
+  assert.doesNotMatch(source, /import\(\s*"/, "no import() of a literal left");
+  const files = { "lazy-AB12.js": "export const loaded = true;", "entry.js": source };
+  await withChunks(files, "entry.js", async (entry) => {
     assert.equal(await entry.load(), true);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("an import() of a literal in a form it does not know fails the build", () => {
@@ -99,17 +110,12 @@ Deno.test("a chunk's functions become compiled with it, and are there before its
   for (const name of ["twice", "fact", "later"]) {
     assert.match(source, new RegExp(`var ${name}=\\((async )?function ${name}\\(`));
   }
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/dep.js`, "export const inc = (n) => n + 1;");
-    await Deno.writeTextFile(`${dir}/chunk.js`, source);
-    const chunk = await import(`file://${dir}/chunk.js`);
+  const files = { "dep.js": "export const inc = (n) => n + 1;", "chunk.js": source };
+  await withChunks(files, "chunk.js", async (chunk) => {
     assert.equal(chunk.early, 4, "a function called before its place in the chunk");
     assert.equal(chunk.fact(5), 120);
     assert.equal(await chunk.later(), 5);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a chunk without a function declaration is left as it is", () => {
