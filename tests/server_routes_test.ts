@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { DEFAULT_LIMITS } from "../src/server/config.ts";
 import { createApp, LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { testVault } from "./helpers_server.ts";
+import { waitFor } from "./helpers_secrets.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { ErrorResponse, ListSecretSetsResponse, SecretSetDetail } from "../src/secrets/schemas.ts";
@@ -1138,6 +1139,54 @@ backendTest(
     await t.json("DELETE", "/v1/secrets/a");
     clock.advance(LIST_FRESHNESS_MS);
     assert.deepEqual(await listVia(other), []);
+  },
+);
+
+backendTest(
+  "requests that find the caches stale together share one database read; a list asked after a write is read after it",
+  async (backend) => {
+    await using t = await testApp(backend);
+    // Counts the reads behind the key and list caches; while `held` is set, a list read (done)
+    // waits for it before it answers, as a slow database would.
+    const reads = { findApiKey: 0, setsVersion: 0, listSets: 0 };
+    let held: Promise<void> | undefined;
+    const storage = new Proxy(t.storage, {
+      get(target, name, receiver) {
+        const method = Reflect.get(target, name, receiver);
+        if (typeof name !== "string" || !(name in reads)) return method;
+        return async (...args: unknown[]) => {
+          reads[name as keyof typeof reads]++;
+          const result = await method.apply(target, args);
+          if (name !== "findApiKey") await held;
+          return result;
+        };
+      },
+    });
+    const clock = fakeClock();
+    const app = createApp(storage, { vault: t.vault, logger: silentLogger, clock: clock.now });
+    const call = async (method = "GET", path = "/v1/secrets", body?: unknown) => {
+      const response = await app.request(`http://localhost${path}`, {
+        method,
+        headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const lists = await Promise.all(Array.from({ length: 16 }, () => call()));
+    assert.deepEqual(lists.map(({ status }) => status), Array(16).fill(200));
+    assert.deepEqual(reads, { findApiKey: 1, setsVersion: 1, listSets: 1 });
+
+    // A list read under way when a write is acknowledged is not the answer to a later request.
+    clock.advance(LIST_FRESHNESS_MS);
+    let release!: () => void;
+    held = new Promise((resolve) => release = resolve);
+    const before = call();
+    await waitFor("the list read", () => reads.setsVersion === 2 || undefined, 5_000);
+    assert.equal((await call("PUT", "/v1/secrets/a", secrets({ A: "1" }))).status, 201);
+    const after = call();
+    release();
+    assert.deepEqual((await after).body.sets.map((set: JsonBody) => set.name), ["a"]);
+    assert.equal((await before).status, 200);
   },
 );
 

@@ -29,6 +29,8 @@ export interface Caller {
 export class Authenticator {
   private readonly cache = new Map<string, CachedKey>();
   private readonly lastTouched = new Map<string, number>();
+  /** The database reads of keys under way, by key id. */
+  private readonly finding = new Map<string, Promise<CachedKey | undefined>>();
 
   constructor(private readonly storage: Storage, private readonly clock: () => number) {}
 
@@ -56,10 +58,20 @@ export class Authenticator {
     return { orgId, organization, keyId, kind };
   }
 
-  private async lookup(keyId: string): Promise<CachedKey | undefined> {
+  /** The key's record, from the cache; requests that miss it together share one database read. */
+  private lookup(keyId: string): Promise<CachedKey | undefined> {
     const now = this.clock();
     const cached = this.cache.get(keyId);
-    if (cached && cached.expires > now) return cached;
+    if (cached && cached.expires > now) return Promise.resolve(cached);
+    let finding = this.finding.get(keyId);
+    if (!finding) {
+      finding = this.find(keyId, now).finally(() => this.finding.delete(keyId));
+      this.finding.set(keyId, finding);
+    }
+    return finding;
+  }
+
+  private async find(keyId: string, now: number): Promise<CachedKey | undefined> {
     const record = await this.storage.findApiKey(keyId);
     // Only keys that exist are cached, so unknown ids cannot fill the cache.
     if (!record) {

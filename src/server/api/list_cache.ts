@@ -25,34 +25,55 @@ export interface CachedList {
 
 export class ListCache {
   readonly #lists = new Map<string, CachedList>();
+  /** The look at the database under way for an organization, which requests meanwhile share. */
+  readonly #refreshing = new Map<string, Promise<CachedList>>();
   /** Counts this app's writes, so that a list read while one commits is not cached. */
   #writes = 0;
 
   constructor(private readonly storage: Storage) {}
 
-  /** The organization's list, from the cache when it is fresh or its version stands. */
-  async read(orgId: string, now: number): Promise<CachedList> {
-    let cached = this.#lists.get(orgId);
-    if (cached && now - cached.checkedAt < LIST_FRESHNESS_MS) return cached;
+  /**
+   * The organization's list, from the cache when it is fresh or its version stands. Requests
+   * that find it stale together share one look at the database, not one each.
+   */
+  read(orgId: string, now: number): Promise<CachedList> {
+    const cached = this.#lists.get(orgId);
+    if (cached && now - cached.checkedAt < LIST_FRESHNESS_MS) return Promise.resolve(cached);
+    let refreshing = this.#refreshing.get(orgId);
+    if (!refreshing) {
+      refreshing = this.#refresh(orgId, now, cached).finally(() => {
+        if (this.#refreshing.get(orgId) === refreshing) this.#refreshing.delete(orgId);
+      });
+      this.#refreshing.set(orgId, refreshing);
+    }
+    return refreshing;
+  }
+
+  async #refresh(orgId: string, now: number, cached: CachedList | undefined): Promise<CachedList> {
     const writesBefore = this.#writes;
     // The version is read before the list, so a cached body is never older than its version.
     const version = await this.storage.setsVersion(orgId);
+    let list: CachedList;
     if (cached?.version !== version) {
       const sets = await this.storage.listSets(orgId);
-      cached = { version, sets, body: JSON.stringify({ sets }), checkedAt: now };
+      list = { version, sets, body: JSON.stringify({ sets }), checkedAt: now };
     } else {
-      cached = { ...cached, checkedAt: now };
+      list = { ...cached, checkedAt: now };
     }
     if (writesBefore === this.#writes) {
       if (this.#lists.size >= LIST_CACHE_ORGANIZATIONS) this.#lists.clear();
-      this.#lists.set(orgId, cached);
+      this.#lists.set(orgId, list);
     }
-    return cached;
+    return list;
   }
 
-  /** A write through this app changed the organization's sets. */
+  /**
+   * A write through this app changed the organization's sets: a list read from now on is read
+   * after it, never one already under way (its caller may have seen the write acknowledged).
+   */
   drop(orgId: string): void {
     this.#writes++;
     this.#lists.delete(orgId);
+    this.#refreshing.delete(orgId);
   }
 }
