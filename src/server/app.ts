@@ -24,7 +24,7 @@ import {
 } from "./config.ts";
 import { redactApiKeys, type Vault } from "./crypto.ts";
 import { ApiError, tooLarge, unauthorized } from "./errors.ts";
-import type { Logger } from "./log.ts";
+import type { Logger, RequestEntry } from "./log.ts";
 import { RateLimiter } from "./rate_limit.ts";
 import { BODY_READ_TIMEOUT_MS, requestIdFor } from "./request.ts";
 import * as routes from "./routes.ts";
@@ -180,7 +180,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       c.res.headers.set("Content-Length", String(length));
     }
     const route = matchedRoutes(c).findLast((matched) => !matched.path.endsWith("*"))?.path;
-    logger({
+    const entry: RequestEntry = {
       level: "info",
       msg: "request",
       method: c.req.method,
@@ -190,7 +190,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       requestId,
       orgId: c.get("orgId"),
-    });
+    };
+    logger(entry);
   });
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));

@@ -2,6 +2,20 @@
 
 export type LogEntry = { level: "info" | "warn" | "error"; msg: string } & Record<string, unknown>;
 
+/** The access line every request writes (app.ts), with exactly these fields in this order. */
+export type RequestEntry = {
+  level: "info";
+  msg: "request";
+  method: string;
+  /** The route's template, or the (redacted) path when no route matched. */
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  /** Absent when the request was not authenticated. */
+  orgId?: string;
+};
+
 export interface Logger {
   (entry: LogEntry): void;
   /** Writes out what is buffered; called at shutdown. */
@@ -41,8 +55,12 @@ export function stderrLogger(): Logger {
       timeMs = now;
       time = new Date(now).toISOString();
     }
-    // The time spliced in front, rather than the entry copied to put it first: a line a request.
-    pending.push(`{"time":"${time}",${JSON.stringify(entry).slice(1)}`);
+    pending.push(
+      entry.msg === "request"
+        ? requestLine(time, entry as RequestEntry)
+        // The time spliced in front, rather than the entry copied to put it first.
+        : `{"time":"${time}",${JSON.stringify(entry).slice(1)}`,
+    );
     if (entry.level !== "info") return flush();
     if (timer === undefined) {
       const id = setTimeout(flush, FLUSH_AFTER_MS);
@@ -55,3 +73,20 @@ export function stderrLogger(): Logger {
 }
 
 export const silentLogger: Logger = () => {};
+
+/**
+ * The access line as `JSON.stringify` would write it with the time first, built from its fixed
+ * fields: a line a request, where the generic pass over an object costs three times as much.
+ */
+export function requestLine(time: string, entry: RequestEntry): string {
+  const { method, path, status, durationMs, requestId, orgId } = entry;
+  const org = orgId === undefined ? "" : `,"orgId":${jsonString(orgId)}`;
+  return `{"time":"${time}","level":"info","msg":"request","method":${jsonString(method)},` +
+    `"path":${jsonString(path)},"status":${status},"durationMs":${durationMs},` +
+    `"requestId":${jsonString(requestId)}${org}}`;
+}
+
+/** Printable ASCII but the quote and the backslash: written as it is; the rest through JSON.stringify. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const jsonString = (text: string) => PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
