@@ -65,6 +65,12 @@ interface Row {
   /** Absent where the earlier build has no such route, or could not be built. */
   earlier?: Result;
   ceiling: Result;
+  /**
+   * Today's rate as a share of the ceiling's and of the earlier build's: the median over the
+   * rounds of each round's own ratio, so that the machine's drift between rounds cancels out.
+   */
+  vsCeiling: number;
+  vsEarlier?: number;
 }
 
 /** A PostgreSQL URL for the bench (a fresh schema is made in it), else only SQLite runs. */
@@ -216,11 +222,14 @@ async function benchBackend(
       }
     }
     const [server, ...rest] = runs.map(median);
+    const hasEarlier = rest.length > 1;
     rows.push({
       name,
       server,
-      earlier: rest.length > 1 ? rest[0] : undefined,
+      earlier: hasEarlier ? rest[0] : undefined,
       ceiling: rest.at(-1)!,
+      vsCeiling: pairedRatio(runs[0], runs.at(-1)!),
+      vsEarlier: hasEarlier ? pairedRatio(runs[0], runs[1]) : undefined,
     });
   };
   await measure("GET /secrets, 10 sets", "/secrets", (s) => s.smallKey, "/small");
@@ -378,7 +387,9 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
     "bare req/s",
     "p50",
     "p99",
+    "cpu/req",
     "vs bare",
+    "cpu vs bare",
     `vs ${EARLIER}`,
     "cpu vs it",
   ];
@@ -392,12 +403,11 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
     result ? [result.requestsPerSecond.toFixed(0), result.p50, result.p99] : ["-", "-", "-"];
   const cpu = (result?: Result) =>
     result?.cpuMicros === undefined ? "-" : `${result.cpuMicros.toFixed(0)}us`;
-  const ratio = (result: Result, to?: Result) =>
-    to ? (result.requestsPerSecond / to.requestsPerSecond).toFixed(2) : "-";
+  const ratio = (value?: number) => value === undefined ? "-" : value.toFixed(2);
   const cpuRatio = (result: Result, to?: Result) =>
     result.cpuMicros && to?.cpuMicros ? (result.cpuMicros / to.cpuMicros).toFixed(2) : "-";
   console.log(line(header));
-  for (const { name, server, earlier, ceiling } of rows) {
+  for (const { name, server, earlier, ceiling, vsCeiling, vsEarlier } of rows) {
     console.log(line([
       name,
       ...cells(server),
@@ -405,15 +415,25 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
       ...cells(earlier),
       cpu(earlier),
       ...cells(ceiling),
-      ratio(server, ceiling),
-      ratio(server, earlier),
+      cpu(ceiling),
+      ratio(vsCeiling),
+      cpuRatio(server, ceiling),
+      ratio(vsEarlier),
       cpuRatio(server, earlier),
     ]));
   }
   console.log(
     `cpu/req: the server process's CPU time (all threads) per request, median of the runs; ` +
+      `"vs bare" and "vs ${EARLIER}": the median of each round's ratio of rates; ` +
+      `"cpu vs bare": today's as a multiple of the bare server's; ` +
       `"cpu vs it": today's as a share of ${EARLIER}'s (below 1: today's costs less)`,
   );
+}
+
+/** The median over the rounds of `runs`' rate as a share of `to`'s in the same round. */
+function pairedRatio(runs: Result[], to: Result[]): number {
+  const ratios = runs.map((run, round) => run.requestsPerSecond / to[round].requestsPerSecond);
+  return ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
 }
 
 /** The run with the median rate, its latencies with it; the median CPU a request of all runs. */
