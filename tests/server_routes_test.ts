@@ -1146,10 +1146,10 @@ backendTest(
   "requests that find the caches stale together share one database read; a list asked after a write is read after it",
   async (backend) => {
     await using t = await testApp(backend);
-    // Counts the reads behind the key and list caches; while `held` is set, a list read (done)
-    // waits for it before it answers, as a slow database would.
+    // Counts the reads behind the key and list caches; while `gate.held` is set, a list read
+    // (done) waits for it before it answers, as a slow database would.
     const reads = { findApiKey: 0, setsVersion: 0, listSets: 0 };
-    let held: Promise<void> | undefined;
+    const gate: { held?: Promise<void> } = {};
     const storage = new Proxy(t.storage, {
       get(target, name, receiver) {
         const method = Reflect.get(target, name, receiver);
@@ -1157,7 +1157,7 @@ backendTest(
         return async (...args: unknown[]) => {
           reads[name as keyof typeof reads]++;
           const result = await method.apply(target, args);
-          if (name !== "findApiKey") await held;
+          if (name !== "findApiKey") await gate.held;
           return result;
         };
       },
@@ -1179,7 +1179,7 @@ backendTest(
     // A list read under way when a write is acknowledged is not the answer to a later request.
     clock.advance(LIST_FRESHNESS_MS);
     let release!: () => void;
-    held = new Promise((resolve) => release = resolve);
+    gate.held = new Promise((resolve) => release = resolve);
     const before = call();
     await waitFor("the list read", () => reads.setsVersion === 2 || undefined, 5_000);
     assert.equal((await call("PUT", "/v1/secrets/a", secrets({ A: "1" }))).status, 201);
