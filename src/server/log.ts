@@ -86,7 +86,7 @@ export function requestLine(time: string, entry: RequestEntry): string {
     `"requestId":${jsonString(requestId)}${org}}`;
 }
 
-/** Printable ASCII but the quote and the backslash: written as it is; the rest through JSON.stringify. */
+/** Printable ASCII but `"` and the backslash, written as it is; the rest goes through JSON. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 const jsonString = (text: string) => PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
