@@ -146,6 +146,14 @@ async function madeProject(term: Terminal, cwd: string, dir: string) {
   return { screen, config };
 }
 
+/** The default mode (a cascade) and its three services, found by typing their names. */
+async function cascadeOfThree(term: Terminal) {
+  await term.answer("Mode", "Enter");
+  await term.search("Speech-to-text service", "deepgram_stt");
+  await term.search("Language-model service", "openai_llm");
+  await term.search("Text-to-speech service", "cartesia_tts");
+}
+
 /** The lines under "Next:", as printed. */
 function nextLines(screen: string): string[] {
   const lines = screen.split("\n");
@@ -338,10 +346,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
     "Left",
     "Enter",
   );
-  await term.answer("Mode", "Enter");
-  await term.search("Speech-to-text service", "deepgram_stt");
-  await term.search("Language-model service", "openai_llm");
-  await term.search("Text-to-speech service", "cartesia_tts");
+  await cascadeOfThree(term);
   const features = await term.features([
     "Record the conversation's audio",
     "Cloud deployment files",
@@ -390,10 +395,7 @@ Deno.test(
     await term.press("Down", "Enter");
     // The browser transports to talk to it in: the websocket needs an app of its own.
     await term.answer("Add a second transport for local testing?", "Enter");
-    await term.answer("Mode", "Enter");
-    await term.search("Speech-to-text service", "deepgram_stt");
-    await term.search("Language-model service", "openai_llm");
-    await term.search("Text-to-speech service", "cartesia_tts");
+    await cascadeOfThree(term);
     // Pipecat's protobuf frames carry no video: no avatar, no video either way.
     const features = await term.features(["Cloud deployment files"]);
     assert.deepEqual(listed(features, "Add features"), [
@@ -423,10 +425,7 @@ Deno.test("init in a terminal: a telephony wizard with dial-out", tty, async () 
   await term.answer("Transport", "Down", "Down", "Down", "Down", "Enter");
   await term.answer("Call direction for hosted_pstn (Daily PSTN)", "Down", "Enter");
   await term.answer("Add a second transport for local testing?", "Enter");
-  await term.answer("Mode", "Enter");
-  await term.search("Speech-to-text service", "deepgram_stt");
-  await term.search("Language-model service", "openai_llm");
-  await term.search("Text-to-speech service", "cartesia_tts");
+  await cascadeOfThree(term);
   const features = await term.features(["Cloud deployment files"]);
   // A phone bot has no video.
   assert.ok(!listed(features, "Add features").some((f) => f.includes("video")), features);
