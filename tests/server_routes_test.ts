@@ -859,17 +859,18 @@ Deno.test("a body that stalls part-way is answered 400 once its time is up, and 
   await using t = await testApp(BACKENDS[0], { bodyReadTimeoutMs: 300 });
   // Half a body, and then nothing: the stream never closes, as a client that stopped sending.
   const half = new TextEncoder().encode('{"type":"secret","secrets":{"A":');
-  const stall = async (name: string) => {
+  const stall = async (name: string, headers?: Record<string, string>) => {
     const started = performance.now();
     const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(half) });
     const response = await withDeadline(
-      t.call("PUT", `/v1/secrets/${name}`, { body: stalled }),
+      t.call("PUT", `/v1/secrets/${name}`, { body: stalled, headers }),
       10_000,
     );
     return { response, body: await response.json(), tookMs: performance.now() - started };
   };
   // The second starts while the first waits: each is cut at its own deadline, not the other's.
-  const first = stall("first");
+  // The first declares its length, which is read whole; the second's is read as it streams.
+  const first = stall("first", { "content-length": "1000" });
   await new Promise((resolve) => setTimeout(resolve, 150));
   const second = stall("second");
   const answers = { first: await first, second: await second };
