@@ -27,9 +27,10 @@ const DURATION = "3s";
 const WARMUP = "1s";
 /**
  * Each case is measured this many times on each of the three, one after another in turn, and the
- * median run is reported: what the machine does meanwhile falls on all three alike.
+ * median run is reported: what the machine does meanwhile falls on all three alike. Five, not
+ * three: on a shared machine one slow round in three moved a median ratio by a tenth.
  */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONNECTIONS = 64;
 /**
  * With taskset and two cores or more, wrk runs on the first core and the servers on the others:
@@ -69,8 +70,8 @@ interface Row {
    * Today's rate as a share of the ceiling's and of the earlier build's: the median over the
    * rounds of each round's own ratio, so that the machine's drift between rounds cancels out.
    */
-  vsCeiling: number;
-  vsEarlier?: number;
+  vsCeiling: Ratio;
+  vsEarlier?: Ratio;
 }
 
 /** A PostgreSQL URL for the bench (a fresh schema is made in it), else only SQLite runs. */
@@ -393,22 +394,19 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
     `vs ${EARLIER}`,
     "cpu vs it",
   ];
-  const widths = [
-    Math.max(...rows.map((row) => row.name.length)),
-    ...header.slice(1).map((cell) => Math.max(cell.length, 7)),
-  ];
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join(" ");
   const cells = (result?: Result) =>
     result ? [result.requestsPerSecond.toFixed(0), result.p50, result.p99] : ["-", "-", "-"];
   const cpu = (result?: Result) =>
     result?.cpuMicros === undefined ? "-" : `${result.cpuMicros.toFixed(0)}us`;
-  const ratio = (value?: number) => value === undefined ? "-" : value.toFixed(2);
+  const ratio = (value?: Ratio) =>
+    value === undefined
+      ? "-"
+      : `${value.median.toFixed(2)} (${value.low.toFixed(2)}-${value.high.toFixed(2)})`;
   const cpuRatio = (result: Result, to?: Result) =>
     result.cpuMicros && to?.cpuMicros ? (result.cpuMicros / to.cpuMicros).toFixed(2) : "-";
-  console.log(line(header));
-  for (const { name, server, earlier, ceiling, vsCeiling, vsEarlier } of rows) {
-    console.log(line([
+  const table = [
+    header,
+    ...rows.map(({ name, server, earlier, ceiling, vsCeiling, vsEarlier }) => [
       name,
       ...cells(server),
       cpu(server),
@@ -420,20 +418,39 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
       cpuRatio(server, ceiling),
       ratio(vsEarlier),
       cpuRatio(server, earlier),
-    ]));
+    ]),
+  ];
+  const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i].length)));
+  for (const cells of table) {
+    console.log(
+      cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join(" "),
+    );
   }
   console.log(
     `cpu/req: the server process's CPU time (all threads) per request, median of the runs; ` +
-      `"vs bare" and "vs ${EARLIER}": the median of each round's ratio of rates; ` +
+      `"vs bare" and "vs ${EARLIER}": the median of each round's ratio of rates ` +
+      `(in brackets the lowest and the highest round's); ` +
       `"cpu vs bare": today's as a multiple of the bare server's; ` +
       `"cpu vs it": today's as a share of ${EARLIER}'s (below 1: today's costs less)`,
   );
 }
 
-/** The median over the rounds of `runs`' rate as a share of `to`'s in the same round. */
-function pairedRatio(runs: Result[], to: Result[]): number {
-  const ratios = runs.map((run, round) => run.requestsPerSecond / to[round].requestsPerSecond);
-  return ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+/** A rate as a share of another: the median round's, the lowest round's and the highest's. */
+interface Ratio {
+  median: number;
+  low: number;
+  high: number;
+}
+
+/** `runs`' rate as a share of `to`'s in the same round, over the rounds. */
+function pairedRatio(runs: Result[], to: Result[]): Ratio {
+  const ratios = runs.map((run, round) => run.requestsPerSecond / to[round].requestsPerSecond)
+    .sort((a, b) => a - b);
+  return {
+    median: ratios[Math.floor(ratios.length / 2)],
+    low: ratios[0],
+    high: ratios.at(-1)!,
+  };
 }
 
 /** The run with the median rate, its latencies with it; the median CPU a request of all runs. */
