@@ -583,8 +583,8 @@ export class SqliteStorage implements Storage {
     write: { author?: Author; rollbackOf?: number },
   ): number {
     // The write holds the database until it commits, so the newest version read here is still
-    // the newest when the next goes in. Read and insert cost half of one INSERT ... SELECT from
-    // the table it inserts into, whose row SQLite sets aside before inserting it.
+    // the newest when the next goes in. The read and the insert cost about half as much as one
+    // INSERT ... SELECT from the table it inserts into, whose row SQLite sets aside first.
     const version = (this.currentVersion(orgId, name) ?? 0) + 1;
     this.sql(
       `INSERT INTO secret_versions (org_id, set_name, version, created_at, actor, created, updated,
