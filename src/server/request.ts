@@ -269,6 +269,8 @@ async function readLimited(
     // The client went away mid-body: its fault, not ours, and nobody is left to answer.
     throw new ApiError(400, "VALIDATION_ERROR", "The request body could not be read to its end.");
   }
+  // A server request holds no more than it declared, but a Request made in process (app.request)
+  // may declare less than it carries.
   if (bytes.byteLength > maxBytes) throw bodyTooLarge(maxBytes);
   return bytes;
 }
