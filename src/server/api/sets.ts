@@ -21,6 +21,20 @@ import {
 } from "./context.ts";
 import { putBodyProblems } from "./validation.ts";
 
+/** GET /secrets's answer: the organization's sets, or those in `region`. */
+export async function listAnswer(
+  context: ApiContext,
+  orgId: string,
+  region?: string,
+): Promise<Response> {
+  const list = await context.lists.read(orgId, context.clock());
+  // Already JSON of the route's response type, serialized when it was cached.
+  const body = region === undefined
+    ? list.body
+    : JSON.stringify({ sets: list.sets.filter((set) => set.region === region) });
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
 export function setsApi(context: ApiContext) {
   const { storage, vault, limits, clock } = context;
   const api = router(context);
@@ -31,14 +45,8 @@ export function setsApi(context: ApiContext) {
     const region = c.req.url.includes("?") ? c.req.query("region") : undefined;
     const problems = regionProblem(context, region);
     if (problems.length) throw validationError("The request is not valid.", problems);
-    const list = await context.lists.read(c.get("orgId"), clock());
-    // Already JSON of the route's response type, serialized when it was cached.
-    const body = region === undefined
-      ? list.body
-      : JSON.stringify({ sets: list.sets.filter((set) => set.region === region) });
-    return c.body(body, 200, {
-      "content-type": "application/json",
-    }) as unknown as TypedResponse<ListSecretSetsResponse, 200, "json">;
+    const answer = await listAnswer(context, c.get("orgId"), region);
+    return answer as unknown as TypedResponse<ListSecretSetsResponse, 200, "json">;
   });
 
   api.openapi(routes.getSecretSet, async (c) => {
