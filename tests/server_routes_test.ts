@@ -5,11 +5,12 @@ import { createApp, LIST_FRESHNESS_MS } from "../src/server/app.ts";
 import { testVault } from "./helpers_server.ts";
 import { waitFor } from "./helpers_secrets.ts";
 import { Provisioner } from "../src/server/provisioner.ts";
-import { silentLogger } from "../src/server/log.ts";
+import { type LogEntry, silentLogger } from "../src/server/log.ts";
 import { ErrorResponse, ListSecretSetsResponse, SecretSetDetail } from "../src/secrets/schemas.ts";
 import { fingerprint, importFingerprintKey } from "../src/secrets/fingerprint.ts";
 import {
   addKey,
+  addRuntimeKey,
   BACKENDS,
   backendTest,
   documented,
@@ -1110,6 +1111,93 @@ backendTest(
       "one token back after half a second",
     );
     assert.equal((await t.json("GET", "/v1/secrets")).status, 429);
+  },
+);
+
+backendTest(
+  "GET /v1/secrets, answered ahead of hono, answers and logs as hono's route does, errors included",
+  async (backend) => {
+    await using t = await testApp(backend);
+    await t.json("PUT", "/v1/secrets/app", { body: secrets({ TOKEN: "1" }) });
+    await t.json("PUT", "/v1/secrets/web", { body: secrets({ TOKEN: "2" }) });
+    const runtimeKey = await addRuntimeKey(t.storage, "acme", ["app"]);
+    const expiredKey = await addRuntimeKey(t.storage, "acme", ["app"], Date.now() - 1);
+    const failing = { on: false };
+    const storage = new Proxy(t.storage, {
+      get(target, name, receiver) {
+        const method = Reflect.get(target, name, receiver);
+        if (name !== "setsVersion") return method;
+        return (...args: unknown[]) =>
+          failing.on ? Promise.reject(new Error("database is down")) : method.apply(target, args);
+      },
+    });
+    // Two servers alike, asked the same things in the same order: one for the path as such (the
+    // path ahead of hono), one with an empty query (hono's route, which reads no query then).
+    const clock = fakeClock(Date.now());
+    const server = () => {
+      const logged: LogEntry[] = [];
+      const app = createApp(storage, {
+        vault: t.vault,
+        logger: (entry) => void logged.push(entry),
+        clock: clock.now,
+        rateLimit: { perSecond: 0.001, burst: 9 },
+      });
+      const ask = async (headers: Record<string, string>) => {
+        const response = await app.request("http://localhost" + path, { headers });
+        const requestId = response.headers.get("x-request-id");
+        return {
+          status: response.status,
+          headers: [...response.headers].filter(([name]) => name !== "x-request-id"),
+          body: await response.text(),
+          // Each line names the answer's request id; all else in it must be alike.
+          logged: logged.splice(0).map(({ durationMs: _, requestId: id, ...rest }) => ({
+            ...rest,
+            sameId: id === requestId,
+          })),
+          givenId: headers["x-request-id"] === undefined || headers["x-request-id"] === requestId,
+        };
+      };
+      let path = "";
+      return (at: string, headers: Record<string, string>) => (path = at, ask(headers));
+    };
+    const ahead = server();
+    const throughHono = server();
+    const asks: [string, Record<string, string>][] = [
+      ["a list", { authorization: `Bearer ${t.key}`, "x-request-id": "0af7651916cd43dd" }],
+      ["no key", {}],
+      ["not Bearer", { authorization: `Basic ${btoa("a:b")}` }],
+      ["a malformed key", { authorization: "Bearer vb_sk_nope" }],
+      ["an unknown key", { authorization: `Bearer ${t.key.slice(0, -4)}AAAA` }],
+      ["a runtime key", { authorization: `Bearer ${runtimeKey}` }],
+      ["an expired key", { authorization: `Bearer ${expiredKey}` }],
+      ["a database that fails", { authorization: `Bearer ${t.key}` }],
+      ...Array.from({ length: 9 }, (): [string, Record<string, string>] => [
+        "a key over its rate",
+        { authorization: `Bearer ${t.key}` },
+      ]),
+    ];
+    const statuses = [];
+    for (const [what, headers] of asks) {
+      failing.on = what === "a database that fails";
+      // The cached list is read again from the database when it fails.
+      if (failing.on) clock.advance(LIST_FRESHNESS_MS);
+      const answer = await ahead("/v1/secrets", headers);
+      assert.deepEqual(answer, await throughHono("/v1/secrets?", headers), what);
+      statuses.push(answer.status);
+    }
+    assert.deepEqual(statuses, [
+      200,
+      401,
+      401,
+      401,
+      401,
+      401,
+      401,
+      500,
+      ...Array(7).fill(200),
+      429,
+      429,
+    ]);
   },
 );
 

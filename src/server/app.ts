@@ -5,7 +5,8 @@
  * This file is the list of mounts: each resource's routes are a module of their own under api/
  * (sets, versions, audit, account, runtime), mounted on `/v1` behind the gate that every one of
  * them shares (api/gate.ts: the key, its kind, its rate); the request id, the log line and the
- * error answers (api/frame.ts) wrap them all.
+ * error answers (api/frame.ts) wrap them all. One read, the plain list of sets, is answered
+ * ahead of hono, through the same gate and frame (at the end of createApp).
  *
  * Order of checks on a request: under /v1 (but for the OpenAPI document) the API key (401) and
  * its rate limit (429); then the route (404, 405); for PUT the body (415, 413, 400); the name
@@ -34,7 +35,7 @@ import { accessEntry, errorAnswer, errorResponse, stamp } from "./api/frame.ts";
 import { Gate } from "./api/gate.ts";
 import { ListCache } from "./api/list_cache.ts";
 import { runtimeApi } from "./api/runtime.ts";
-import { setsApi } from "./api/sets.ts";
+import { listAnswer, setsApi } from "./api/sets.ts";
 import { versionsApi } from "./api/versions.ts";
 
 export { EXTENSIONS } from "./api/frame.ts";
@@ -177,8 +178,41 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 
   app.onError((error, c) => errorAnswer(error, c.get("requestId"), logger));
 
+  // GET /v1/secrets, the read clients repeat most, is answered ahead of hono's dispatch, which
+  // took about a quarter of its CPU time (`deno task bench server`): through the same gate, with
+  // the same list, in the same frame. With a query, or as HEAD, it goes through hono as all else.
+  const answerList = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdFor(request.headers.get("x-request-id") ?? undefined);
+    let orgId: string | undefined;
+    let response: Response;
+    try {
+      const authorization = request.headers.get("authorization") ?? undefined;
+      orgId = (await gate.admit(authorization, LIST_PATH)).orgId;
+      response = await listAnswer(context, orgId);
+    } catch (error) {
+      response = errorAnswer(error, requestId, logger);
+    }
+    stamp(response.headers, LIST_PATH, requestId);
+    const entry = { method: "GET", route: LIST_PATH, path: LIST_PATH };
+    logger(accessEntry(entry, response.status, started, requestId, orgId));
+    return response;
+  };
+  const dispatch = app.fetch;
+  app.fetch = (request, ...rest) =>
+    request.method === "GET" && isListUrl(request.url)
+      ? answerList(request)
+      : dispatch(request, ...rest);
+
   return app;
 }
+
+const LIST_PATH = "/v1/secrets";
+
+/** Whether `url`'s path is LIST_PATH itself: no query, nothing for hono to decode. */
+const isListUrl = (url: string) =>
+  url.endsWith(LIST_PATH) &&
+  url.indexOf("/", url.indexOf("://") + 3) === url.length - LIST_PATH.length;
 
 /** `/v1/secrets/{name}` as a pattern that matches one path segment per parameter. */
 function pathPattern(path: string): RegExp {

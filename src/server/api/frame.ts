@@ -1,6 +1,7 @@
 /**
- * What every answer carries: the request id and this server's headers, an error written as the
- * API writes one, and one access line in the log.
+ * What every answer carries, whichever way it was made (hono's routes, or app.ts's list ahead of
+ * them): the request id and this server's headers, an error written as the API writes one, and
+ * one access line in the log.
  */
 import { HTTPException } from "hono/http-exception";
 import { redactApiKeys } from "../crypto.ts";

@@ -1,7 +1,7 @@
 /**
  * What every /v1 request but the OpenAPI document passes before its route: its API key (401), a
  * key of the right kind for the route (runtime keys read values, private keys do the rest), and
- * the key's rate limit (429). app.ts runs it as hono middleware.
+ * the key's rate limit (429). app.ts runs it as hono middleware, and ahead of hono for the list.
  */
 import { Authenticator, type Caller } from "../auth.ts";
 import type { RateLimit } from "../config.ts";

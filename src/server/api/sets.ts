@@ -21,7 +21,10 @@ import {
 } from "./context.ts";
 import { putBodyProblems } from "./validation.ts";
 
-/** GET /secrets's answer: the organization's sets, or those in `region`. */
+/**
+ * GET /secrets's answer: the organization's sets, or those in `region`. app.ts answers the list
+ * without a query through this too, ahead of hono.
+ */
 export async function listAnswer(
   context: ApiContext,
   orgId: string,
