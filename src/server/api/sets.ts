@@ -13,13 +13,14 @@ import type { Author, WriteOutcome } from "../storage/types.ts";
 import {
   type ApiContext,
   authorOf,
+  bodyCheckedByHandler,
   fingerprintsOf,
   jsonBody,
   regionProblem,
   router,
   writeRules,
 } from "./context.ts";
-import { putBodyProblems } from "./validation.ts";
+import { validPutBody } from "./validation.ts";
 
 /**
  * GET /secrets's answer: the organization's sets, or those in `region`. app.ts answers the list
@@ -69,11 +70,9 @@ export function setsApi(context: ApiContext) {
     return c.json({ ...set, keyDetails, fingerprintKey }, 200);
   });
 
-  api.openapi(routes.putSecretSet, async (c) => {
+  api.openapi(bodyCheckedByHandler(api, routes.putSecretSet), async (c) => {
     const { setName: name } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const problems = putBodyProblems(c.get("jsonBody"), (region) => regionProblem(context, region));
-    if (problems.length) throw validationError("The request is not valid.", problems);
+    const body = validPutBody(c.get("jsonBody"), (region) => regionProblem(context, region));
     const orgId = c.get("orgId");
     const write = putWrite(body);
     const outcome = write.type === "secret"

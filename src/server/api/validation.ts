@@ -4,7 +4,12 @@
  * a registry host that names no registry).
  */
 import type { Hook } from "@hono/zod-openapi";
-import { type ErrorDetail, putRequestSchemaFor } from "../../secrets/schemas.ts";
+import type { z } from "zod";
+import {
+  type ErrorDetail,
+  putRequestSchemaFor,
+  type PutSecretSetRequest,
+} from "../../secrets/schemas.ts";
 import { type RegistryHostRefusal, registryHostRefusal } from "../../secrets/registry.ts";
 import { validationError } from "../errors.ts";
 import { issuesToDetails } from "../request.ts";
@@ -20,21 +25,48 @@ export function reportAllProblems(
   return (result, c) => {
     if (result.success) return;
     const isPut = c.req.method === "PUT";
-    // A body is checked against the shape it has (documented or ours), not all four at once:
-    // the union's own issues are left out, and the picked schema's reported below.
-    const details = isPut && result.target === "json" ? [] : issuesToDetails(result.error.issues);
-    if (isPut) {
-      const body = c.get("jsonBody");
-      const parsed = putRequestSchemaFor(body).safeParse(body);
-      if (!parsed.success) details.push(...issuesToDetails(parsed.error.issues));
-      details.push(...putBodyProblems(body, regionProblem));
-    }
+    // A PUT's handler checks its body only once the name passes: with a name that fails, the
+    // body's problems are named here too, all at once.
+    const details = issuesToDetails(result.error.issues);
+    if (isPut) details.push(...putBodyProblems(c.get("jsonBody"), regionProblem).problems);
     throw validationError("The request is not valid.", details);
   };
 }
 
+/**
+ * A PUT body, checked by its handler against the schema its shape picks (documented or ours, not
+ * all four at once, whose union's issues would say little); else a 400 naming every problem.
+ */
+export function validPutBody(body: unknown, regionProblem: RegionProblem): PutSecretSetRequest {
+  const { value, problems } = putBodyProblems(body, regionProblem);
+  if (problems.length || value === undefined) {
+    throw validationError("The request is not valid.", problems);
+  }
+  return value;
+}
+
+/** A JSON body its handler checks against `schema`; else a 400 naming every problem. */
+export function validBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw validationError("The request is not valid.", issuesToDetails(parsed.error.issues));
+  }
+  return parsed.data;
+}
+
+/** A PUT body as its shape's schema reads it, and every problem of it: the schema's, then the rest. */
+function putBodyProblems(
+  body: unknown,
+  regionProblem: RegionProblem,
+): { value?: PutSecretSetRequest; problems: ErrorDetail[] } {
+  const parsed = putRequestSchemaFor(body).safeParse(body);
+  const problems = parsed.success ? [] : issuesToDetails(parsed.error.issues);
+  problems.push(...problemsBeyondSchema(body, regionProblem));
+  return { value: parsed.data, problems };
+}
+
 /** What the wire schema cannot see in a PUT body: the regions, a key JSON objects drop, and so on. */
-export function putBodyProblems(body: unknown, regionProblem: RegionProblem): ErrorDetail[] {
+function problemsBeyondSchema(body: unknown, regionProblem: RegionProblem): ErrorDetail[] {
   const { type, region, secrets, host, credentials, secretValue } = (body ?? {}) as Record<
     string,
     unknown

@@ -2,7 +2,7 @@
  * A secret set's versions, voicebot's own (extension `versions`): the kept ones listed, one in
  * detail (its keys and fingerprints, never a value), a rollback to one, and the purge of the rest.
  */
-import type { VersionSummary } from "../../secrets/schemas.ts";
+import { RollbackRequest, type VersionSummary } from "../../secrets/schemas.ts";
 import { valueContext } from "../crypto.ts";
 import { notFound } from "../errors.ts";
 import * as routes from "../routes.ts";
@@ -10,11 +10,13 @@ import type { VersionInfo } from "../storage/types.ts";
 import {
   type ApiContext,
   authorOf,
+  bodyCheckedByHandler,
   fingerprintsOf,
   jsonBody,
   router,
   writeRules,
 } from "./context.ts";
+import { validBody } from "./validation.ts";
 
 export function versionsApi(context: ApiContext) {
   const { storage, vault } = context;
@@ -47,9 +49,9 @@ export function versionsApi(context: ApiContext) {
     }, 200);
   });
 
-  api.openapi(routes.rollbackSecretSet, async (c) => {
+  api.openapi(bodyCheckedByHandler(api, routes.rollbackSecretSet), async (c) => {
     const { setName: name } = c.req.valid("param");
-    const { version } = c.req.valid("json");
+    const { version } = validBody(RollbackRequest, c.get("jsonBody"));
     const orgId = c.get("orgId");
     const target = await storage.getVersion(orgId, name, version);
     if (!target) throw notFound(`Set "${name}" has no version ${version} (or no such set).`);
