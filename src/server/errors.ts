@@ -1,4 +1,4 @@
-/** The one error type routes and storage throw; app.ts turns it into an ErrorResponse. */
+/** The one error type routes and storage throw; api/frame.ts turns it into an ErrorResponse. */
 import type { ErrorCode, ErrorDetail, ErrorResponse } from "../secrets/schemas.ts";
 
 export class ApiError extends Error {
