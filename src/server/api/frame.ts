@@ -52,7 +52,7 @@ export const errorResponse = (error: ApiError): Response =>
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
-    // hono's own: malformed JSON from its validator, a media type its gate refused.
+    // hono's own, from a route's validator or media-type gate (our JSON bodies use neither).
     if (error.status === 415) {
       return new ApiError(
         415,
