@@ -70,7 +70,7 @@ export async function readJsonBody(
   request: Request,
   maxBytes: number,
   timeoutMs: number,
-): Promise<{ text: string; value: unknown }> {
+): Promise<unknown> {
   if (!isJsonUtf8(request.headers.get("content-type"))) {
     throw new ApiError(
       415,
@@ -95,7 +95,7 @@ export async function readJsonBody(
   if (duplicates.length) {
     throw validationError("The request body gives a member twice.", duplicates);
   }
-  return { text, value };
+  return value;
 }
 
 /**

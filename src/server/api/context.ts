@@ -63,12 +63,12 @@ export function router(context: ApiContext): OpenAPIHono<Env> {
  */
 export function jsonBody(context: ApiContext) {
   return async (c: Context<Env>, next: () => Promise<void>) => {
-    const { value } = await readJsonBody(
+    const body = await readJsonBody(
       c.req.raw,
       context.limits.maxBodyBytes,
       context.bodyReadTimeoutMs,
     );
-    c.set("jsonBody", value);
+    c.set("jsonBody", body);
     await next();
   };
 }
