@@ -1042,6 +1042,10 @@ backendTest(
     await expectError(t.json("GET", "/v1/nope"), 404, "ROUTE_NOT_FOUND");
     await expectError(t.json("GET", "/nope", { key: null }), 404, "ROUTE_NOT_FOUND");
     await expectError(t.json("GET", "/v1/secrets/a/b/c"), 404, "ROUTE_NOT_FOUND");
+    // Paths that end like the list, which is answered ahead of hono's router, are not the list.
+    for (const path of ["/x/v1/secrets", "/v1/v1/secrets", "/v1/secrets/"]) {
+      await expectError(t.json("GET", path), 404, "ROUTE_NOT_FOUND");
+    }
     const post = await t.json("POST", "/v1/secrets");
     await expectError(Promise.resolve(post), 405, "METHOD_NOT_ALLOWED");
     assert.equal(post.response.headers.get("allow"), "GET, HEAD");
