@@ -1146,7 +1146,7 @@ backendTest(
         clock: clock.now,
         rateLimit: { perSecond: 0.001, burst: 9 },
       });
-      const ask = async (headers: Record<string, string>) => {
+      return async (path: string, headers: Record<string, string>) => {
         const response = await app.request("http://localhost" + path, { headers });
         const requestId = response.headers.get("x-request-id");
         return {
@@ -1161,8 +1161,6 @@ backendTest(
           givenId: headers["x-request-id"] === undefined || headers["x-request-id"] === requestId,
         };
       };
-      let path = "";
-      return (at: string, headers: Record<string, string>) => (path = at, ask(headers));
     };
     const ahead = server();
     const throughHono = server();
@@ -1183,7 +1181,7 @@ backendTest(
     const statuses = [];
     for (const [what, headers] of asks) {
       failing.on = what === "a database that fails";
-      // The cached list is read again from the database when it fails.
+      // Past its freshness, the list is read from the database again: here, one that fails.
       if (failing.on) clock.advance(LIST_FRESHNESS_MS);
       const answer = await ahead("/v1/secrets", headers);
       assert.deepEqual(answer, await throughHono("/v1/secrets?", headers), what);
