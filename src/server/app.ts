@@ -194,8 +194,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       response = errorAnswer(error, requestId, logger);
     }
     stamp(response.headers, LIST_PATH, requestId);
-    const entry = { method: "GET", route: LIST_PATH, path: LIST_PATH };
-    logger(accessEntry(entry, response.status, started, requestId, orgId));
+    logger(accessEntry(LIST_REQUEST, response.status, started, requestId, orgId));
     return response;
   };
   const dispatch = app.fetch;
@@ -208,6 +207,8 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
 }
 
 const LIST_PATH = "/v1/secrets";
+/** The list's request as its access line names it. */
+const LIST_REQUEST = { method: "GET", route: LIST_PATH, path: LIST_PATH };
 
 /** Whether `url`'s path is LIST_PATH itself: no query, nothing for hono to decode. */
 const isListUrl = (url: string) =>
