@@ -5,6 +5,7 @@
  */
 import { unauthorized } from "./errors.ts";
 import { apiKeyId, hashApiKey, sameHash, sameText } from "./crypto.ts";
+import type { NowOrLater } from "./now_or_later.ts";
 import type { ApiKeyKind, ApiKeyRecord, Storage } from "./storage/types.ts";
 
 /**
@@ -34,20 +35,16 @@ export class Authenticator {
 
   constructor(private readonly storage: Storage, private readonly clock: () => number) {}
 
-  async authenticate(authorization: string | undefined): Promise<Caller> {
-    if (!authorization) {
-      throw unauthorized(
-        "Missing API key: send the header `Authorization: Bearer <private API key>`.",
-      );
-    }
-    const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(authorization);
-    if (!match || match[1].toLowerCase() !== "bearer") {
-      throw unauthorized("The Authorization header must be `Bearer <private API key>`.");
-    }
-    const key = match[2];
-    const keyId = apiKeyId(key);
-    if (!keyId) throw unauthorized("Malformed API key.");
-    const cached = await this.lookup(keyId);
+  /** The caller, at once when the key's record is cached; else after the database's answer. */
+  authenticate(authorization: string | undefined): NowOrLater<Caller> {
+    const { key, keyId } = presentedKey(authorization);
+    const cached = this.cache.get(keyId);
+    if (cached && cached.expires > this.clock()) return this.callerOf(cached, key, keyId);
+    return this.lookup(keyId).then((found) => this.callerOf(found, key, keyId));
+  }
+
+  /** Whose `key` is, when `cached` is its record and it has not expired; else throws. */
+  private callerOf(cached: CachedKey | undefined, key: string, keyId: string): Caller {
     if (!cached || !this.verify(cached, key)) throw unauthorized("Invalid API key.");
     const { record } = cached;
     if (record.expiresAt !== null && record.expiresAt <= this.clock()) {
@@ -58,14 +55,11 @@ export class Authenticator {
     return { orgId, organization, keyId, kind };
   }
 
-  /** The key's record, from the cache; requests that miss it together share one database read. */
+  /** The key's record from the database; requests that miss the cache together share one read. */
   private lookup(keyId: string): Promise<CachedKey | undefined> {
-    const now = this.clock();
-    const cached = this.cache.get(keyId);
-    if (cached && cached.expires > now) return Promise.resolve(cached);
     let finding = this.finding.get(keyId);
     if (!finding) {
-      finding = this.find(keyId, now).finally(() => this.finding.delete(keyId));
+      finding = this.find(keyId, this.clock()).finally(() => this.finding.delete(keyId));
       this.finding.set(keyId, finding);
     }
     return finding;
@@ -101,6 +95,23 @@ export class Authenticator {
     // A lost "last used" is not worth failing the request for.
     this.storage.touchApiKey(keyId, now).catch(() => {});
   }
+}
+
+/** The key in a `Bearer <key>` header, and its public id; else throws. */
+function presentedKey(authorization: string | undefined): { key: string; keyId: string } {
+  if (!authorization) {
+    throw unauthorized(
+      "Missing API key: send the header `Authorization: Bearer <private API key>`.",
+    );
+  }
+  const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(authorization);
+  if (!match || match[1].toLowerCase() !== "bearer") {
+    throw unauthorized("The Authorization header must be `Bearer <private API key>`.");
+  }
+  const key = match[2];
+  const keyId = apiKeyId(key);
+  if (!keyId) throw unauthorized("Malformed API key.");
+  return { key, keyId };
 }
 
 interface CachedKey {

@@ -154,13 +154,13 @@ class InFlight {
     return this.count;
   }
 
-  async track(response: Response | Promise<Response>): Promise<Response> {
+  /** `response`, counted until it settles; one already made was never in flight. */
+  track(response: Response | Promise<Response>): Response | Promise<Response> {
+    if (!(response instanceof Promise)) return response;
     this.count++;
-    try {
-      return await response;
-    } finally {
+    return response.finally(() => {
       if (--this.count === 0) this.onIdle?.();
-    }
+    });
   }
 
   /** Resolves when no request is being handled, or after `timeoutMs`. */

@@ -6,6 +6,7 @@
 import { Authenticator, type Caller } from "../auth.ts";
 import type { RateLimit } from "../config.ts";
 import { ApiError, unauthorized } from "../errors.ts";
+import { andThen, type NowOrLater } from "../now_or_later.ts";
 import { RateLimiter } from "../rate_limit.ts";
 import type { Storage } from "../storage/types.ts";
 
@@ -22,9 +23,19 @@ export class Gate {
     this.#limiter = rateLimit && new RateLimiter(rateLimit, clock);
   }
 
-  /** The caller a request to `path` with this Authorization header comes from; else throws. */
-  async admit(authorization: string | undefined, path: string): Promise<Caller> {
-    const caller = await this.#authenticator.authenticate(authorization);
+  /**
+   * The caller a request to `path` with this Authorization header comes from, at once when its
+   * key is cached; else throws (or rejects).
+   */
+  admit(authorization: string | undefined, path: string): NowOrLater<Caller> {
+    return andThen(this.#authenticator.authenticate(authorization), (caller) => {
+      this.#permit(caller, path);
+      return caller;
+    });
+  }
+
+  /** Throws unless `caller` may ask for `path` now. */
+  #permit(caller: Caller, path: string): void {
     const runtimeRoute = path.startsWith(RUNTIME_PREFIX);
     if (caller.kind === "runtime" && !runtimeRoute) {
       throw unauthorized(
@@ -51,6 +62,5 @@ export class Gate {
         { "Retry-After": String(waitSeconds) },
       );
     }
-    return caller;
   }
 }

@@ -5,6 +5,7 @@
  * its organization's entry at once; one through another process shows within LIST_FRESHNESS_MS.
  */
 import type { SecretSetSummary } from "../../secrets/schemas.ts";
+import type { NowOrLater } from "../now_or_later.ts";
 import type { Storage } from "../storage/types.ts";
 
 /** Bounds the memory of cached lists: up to ~75 KB each for an organization with 1,000 sets. */
@@ -33,12 +34,12 @@ export class ListCache {
   constructor(private readonly storage: Storage) {}
 
   /**
-   * The organization's list, from the cache when it is fresh or its version stands. Requests
-   * that find it stale together share one look at the database, not one each.
+   * The organization's list: at once when it is fresh, else after a look at the database, which
+   * requests that find it stale together share.
    */
-  read(orgId: string, now: number): Promise<CachedList> {
+  read(orgId: string, now: number): NowOrLater<CachedList> {
     const cached = this.#lists.get(orgId);
-    if (cached && now - cached.checkedAt < LIST_FRESHNESS_MS) return Promise.resolve(cached);
+    if (cached && now - cached.checkedAt < LIST_FRESHNESS_MS) return cached;
     let refreshing = this.#refreshing.get(orgId);
     if (!refreshing) {
       refreshing = this.#refresh(orgId, now, cached).finally(() => {

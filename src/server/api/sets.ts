@@ -8,6 +8,7 @@ import { utf8Length } from "../../secrets/limits.ts";
 import { normalizeRegistryHost } from "../../secrets/registry.ts";
 import { credentialsContext, valueContext } from "../crypto.ts";
 import { notFound, tooLarge, validationError } from "../errors.ts";
+import { andThen, type NowOrLater } from "../now_or_later.ts";
 import * as routes from "../routes.ts";
 import type { Author, WriteOutcome } from "../storage/types.ts";
 import {
@@ -23,20 +24,21 @@ import {
 import { validPutBody } from "./validation.ts";
 
 /**
- * GET /secrets's answer: the organization's sets, or those in `region`. app.ts answers the list
- * without a query through this too, ahead of hono.
+ * GET /secrets's answer: the organization's sets, or those in `region`; at once when the list is
+ * cached. app.ts answers the list without a query through this too, ahead of hono.
  */
-export async function listAnswer(
+export function listAnswer(
   context: ApiContext,
   orgId: string,
   region?: string,
-): Promise<Response> {
-  const list = await context.lists.read(orgId, context.clock());
-  // Already JSON of the route's response type, serialized when it was cached.
-  const body = region === undefined
-    ? list.body
-    : JSON.stringify({ sets: list.sets.filter((set) => set.region === region) });
-  return new Response(body, { headers: { "content-type": "application/json" } });
+): NowOrLater<Response> {
+  return andThen(context.lists.read(orgId, context.clock()), (list) => {
+    // Already JSON of the route's response type, serialized when it was cached.
+    const body = region === undefined
+      ? list.body
+      : JSON.stringify({ sets: list.sets.filter((set) => set.region === region) });
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  });
 }
 
 export function setsApi(context: ApiContext) {
