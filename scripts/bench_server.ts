@@ -17,10 +17,14 @@
  * and 200 keys merged through both into one set, none lost.
  */
 import { join } from "pathe";
+import { V8_FLAGS } from "./v8_flags.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-/** The CLI from source: this tree's, or a worktree's. */
-const voicebot = (root = ROOT) => ["run", "-A", "--quiet", join(root, "main.ts")];
+/**
+ * The CLI from source: this tree's, or a worktree's; both with the V8 flags our launchers pass, so
+ * that a difference between the two builds is one of their code.
+ */
+const voicebot = (root = ROOT) => ["run", "-A", "--quiet", ...V8_FLAGS, join(root, "main.ts")];
 /** The build before versions and the audit trail (issue 32 holds the server to its speed). */
 const EARLIER = "2ec6f0e";
 const DURATION = "3s";
@@ -373,7 +377,7 @@ function report(label: string, rows: Row[], smallBytes: number, bigBytes: number
       `bytes (wrk -t1 -c${CONNECTIONS} -d${DURATION}, the median of ${ROUNDS} interleaved runs; ` +
       `list bodies ${smallBytes} and ${bigBytes} bytes${
         PINNED ? "; wrk on core 0, the servers on the others" : ""
-      })\n`,
+      }; both builds with ${V8_FLAGS.join(" ")})\n`,
   );
   const header = [
     "case",

@@ -3,6 +3,8 @@
  * SHA256SUMS beside them (`sha256sum -c` format). Downloads each platform's Deno runtime, so it
  * needs the network. `deno task compile x86_64-unknown-linux-gnu` builds only the targets named.
  */
+import { V8_FLAGS } from "./v8_flags.ts";
+
 const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
@@ -43,6 +45,7 @@ async function main(requested: string[]) {
       "compile",
       "--frozen",
       ...PERMISSIONS,
+      ...V8_FLAGS,
       "--target",
       target,
       "--output",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { V8_FLAGS } from "./v8_flags.ts";
 
 Deno.test("deno task compile shows deno compile's own error when it fails", async () => {
   // In an empty directory there is no main.ts: deno compile fails at once, with no network.
@@ -22,7 +23,10 @@ Deno.test("deno task compile shows deno compile's own error when it fails", asyn
     const stderr = new TextDecoder().decode(output.stderr);
     assert.equal(output.code, 1);
     assert.match(stderr, /Cannot find module 'file:\/\/.*\/main\.ts'/, "deno compile's message");
-    assert.match(stderr, /deno compile .* failed \(its output is above\)/);
+    const commandLine = /deno (compile .*) failed \(its output is above\)/.exec(stderr)?.[1];
+    assert.ok(commandLine, stderr);
+    // The binaries run with the V8 flags of every launcher.
+    for (const flag of V8_FLAGS) assert.ok(commandLine.split(" ").includes(flag), commandLine);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

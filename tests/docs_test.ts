@@ -11,6 +11,7 @@ import update from "../src/cli/update.ts";
 import cloud from "../src/cli/cloud/mod.ts";
 import { type CommandShape, completions, type SubCommands } from "../src/cli/completions.ts";
 import { PAGES } from "../src/cli/help.ts";
+import { V8_FLAGS } from "../scripts/v8_flags.ts";
 import { voicebot } from "./helpers.ts";
 
 /** What every command takes: gunshi's `--help` and `--version`, run.ts's `--verbose` (docs/cli.md). */
@@ -119,6 +120,8 @@ for (const page of new Set(Object.values(PAGES))) {
   Deno.test(`${page}: every option it names is one the tree has`, async () => {
     const own = new Set([
       ...GLOBAL,
+      // Deno's own: what a JSR install is told to pass as our launchers do.
+      ...optionsIn(V8_FLAGS.join(" ")),
       ...COMMANDS.filter((command) => pageOf(command.path) === page).flatMap((c) => c.options),
     ]);
     for (const [path, options] of Object.entries(BORROWED[page] ?? {})) {

@@ -10,6 +10,7 @@ import { spawnServer, tempDir } from "./helpers_server.ts";
 import { pinnedDeno, skipped } from "./skips.ts";
 import { VERSION } from "../src/version.ts";
 import { installNpmPackage } from "../scripts/npm_package.ts";
+import { V8_FLAGS } from "../scripts/v8_flags.ts";
 
 const TARBALL = Deno.env.get("VOICEBOT_TEST_NPM_TARBALL");
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -91,7 +92,10 @@ Deno.test({
     const command = await installNpmPackage(TARBALL!, prefix.path);
     // The install step made the command a shell script that starts Deno once, not Node and then
     // Deno (what `deno task bench` measures).
-    assert.match(await Deno.readTextFile(command), /^#!\/bin\/sh\n[\s\S]*exec "\$deno" run -A/);
+    const script = await Deno.readTextFile(command);
+    assert.match(script, /^#!\/bin\/sh\n[\s\S]*exec "\$deno" run -A/);
+    const exec = script.split("\n").find((line) => line.startsWith("exec "))!;
+    for (const flag of V8_FLAGS) assert.ok(exec.split(" ").includes(flag), exec);
 
     const env = {
       PATH: await pathWithoutDeno(prefix.path),

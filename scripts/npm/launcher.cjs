@@ -15,9 +15,10 @@ const BIN = path.join(ROOT, "bin", "voicebot");
 
 /**
  * Deno's arguments before the CLI's own. --no-config: a deno.json in the user's directory belongs
- * to their project, not to this CLI, and must not change how it runs.
+ * to their project, not to this CLI, and must not change how it runs. The V8 flag is every
+ * launcher's (scripts/v8_flags.ts says why).
  */
-const DENO_RUN = ["run", "-A", "--no-config"];
+const DENO_RUN = ["run", "-A", "--no-config", "--v8-flags=--no-allocation-site-pretenuring"];
 
 /** Runs the CLI with Node's arguments, through the `deno` package's own launcher. */
 function run() {
