@@ -43,7 +43,7 @@ export class Authenticator {
     return this.lookup(keyId).then((found) => this.callerOf(found, key, keyId));
   }
 
-  /** Whose `key` is, when `cached` is its record and it has not expired; else throws. */
+  /** The caller `key` belongs to if `cached` is its record and it has not expired; else throws. */
   private callerOf(cached: CachedKey | undefined, key: string, keyId: string): Caller {
     if (!cached || !this.verify(cached, key)) throw unauthorized("Invalid API key.");
     const { record } = cached;

@@ -19,6 +19,7 @@ import {
   unlock,
 } from "./master_key.ts";
 import { type Logger, stderrLogger } from "./log.ts";
+import type { NowOrLater } from "./now_or_later.ts";
 import { Provisioner } from "./provisioner.ts";
 import { rotateMasterKey, type RotationOptions, type RotationReport } from "./rotation.ts";
 import { AUDIT_RETENTION_DAYS } from "./storage/common.ts";
@@ -155,7 +156,7 @@ class InFlight {
   }
 
   /** `response`, counted until it settles; one already made was never in flight. */
-  track(response: Response | Promise<Response>): Response | Promise<Response> {
+  track(response: NowOrLater<Response>): NowOrLater<Response> {
     if (!(response instanceof Promise)) return response;
     this.count++;
     return response.finally(() => {
