@@ -15,11 +15,10 @@
  */
 import { AuthError, UsageError } from "../errors.ts";
 import { openToOthers } from "../file_mode.ts";
+import { ORGANIZATION_NAME } from "../secrets/names.ts";
 
 /** Where `voicebot cloud serve` listens by default. */
 export const DEFAULT_API_URL = "http://127.0.0.1:8787/v1";
-
-export const ORGANIZATION_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
 
 export interface StoredOrganization {
   apiUrl: string;
@@ -136,7 +135,7 @@ export interface CredentialFlags {
 }
 
 export function checkOrganization(name: string): string {
-  if (!ORGANIZATION_PATTERN.test(name)) {
+  if (!ORGANIZATION_NAME.test(name)) {
     throw new UsageError(`invalid organization name "${name}".`, {
       hint: "use 1 to 63 letters, digits or hyphens.",
     });

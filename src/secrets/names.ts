@@ -14,6 +14,8 @@
 export const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1); the wire schemas use this one. */
 export const SET_NAME = /^[A-Za-z0-9-]{1,63}$/;
+/** An organization's name: letters, digits and hyphens, 1 to 63 characters, as a set's. */
+export const ORGANIZATION_NAME = SET_NAME;
 
 /**
  * Whether a valid key name reads like a token rather than a variable name: lower case, upper case

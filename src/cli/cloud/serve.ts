@@ -8,13 +8,12 @@
 import { define } from "gunshi";
 import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { describeDatabase, hasPassword } from "../../server/database_url.ts";
-import { SET_NAME } from "../../secrets/names.ts";
+import { ORGANIZATION_NAME, SET_NAME } from "../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
 import { count } from "../../words.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
-const ORGANIZATION_PATTERN = /^[A-Za-z0-9-]{1,63}$/;
 const KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 /** The server's AUTH_CACHE_MS (this file may not import the server; a test holds them equal). */
 export const AUTH_CACHE_SECONDS = 2;
@@ -283,7 +282,7 @@ async function createKey(values: CreateKeyValues, database: string) {
   const lifetime = expiresIn === undefined ? undefined : durationMs(expiresIn);
   const problems = [
     ...(organization === undefined ? ["create-key needs --organization ORG"] : []),
-    ...(organization !== undefined && !ORGANIZATION_PATTERN.test(organization)
+    ...(organization !== undefined && !ORGANIZATION_NAME.test(organization)
       ? [`invalid organization name "${organization}": use 1 to 63 letters, digits or hyphens`]
       : []),
     ...(runtime && sets.length === 0 ? ["--runtime needs --set NAME, a set the key reads"] : []),
