@@ -8,7 +8,7 @@ import { generateApiKey, Vault } from "../src/server/crypto.ts";
 import { silentLogger } from "../src/server/log.ts";
 import { openStorage } from "../src/server/serve.ts";
 import type { Storage } from "../src/server/storage/types.ts";
-import { DENO_DIR, ENTRY, tempDir } from "./helpers.ts";
+import { type CliResult, DENO_DIR, ENTRY, tempDir, voicebot } from "./helpers.ts";
 import { type GroupName, skipped } from "./skips.ts";
 
 export { tempDir };
@@ -409,6 +409,14 @@ export function databaseArgs(spec: string): { args: string[]; env: Record<string
   return spec.startsWith("postgres")
     ? { args: [], env: { VOICEBOT_DATABASE_URL: spec } }
     : { args: ["--database", spec], env: {} };
+}
+
+/** `voicebot cloud serve ACTION...` on the database, passed as a user would (see databaseArgs). */
+export function serveAction(spec: string, action: string[]): Promise<CliResult> {
+  const { args, env } = databaseArgs(spec);
+  return voicebot(["cloud", "serve", ...action, ...args], {
+    env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
+  });
 }
 
 /** fetch with a bearer key and a JSON body; returns status and parsed body. */

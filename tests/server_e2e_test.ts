@@ -13,9 +13,9 @@ import {
   api,
   BACKENDS,
   backendTest,
-  databaseArgs,
   MASTER_KEY,
   REQUEST_TIMEOUT_MS,
+  serveAction,
   type SpawnedServer,
   spawnServer,
   STOP_TIMEOUT_MS,
@@ -34,14 +34,6 @@ async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean)
   }
   assert.ok(done(value), `never reached: ${JSON.stringify(value)}`);
   return value;
-}
-
-/** `voicebot cloud serve ACTION...` on the database, passed as a user would (see databaseArgs). */
-function serveAction(spec: string, action: string[]) {
-  const { args, env } = databaseArgs(spec);
-  return voicebot(["cloud", "serve", ...action, ...args], {
-    env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
-  });
 }
 
 /** The server's complete log lines so far (a line still being written is left for later). */
