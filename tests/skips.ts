@@ -153,6 +153,14 @@ export const GROUPS = {
     missing: () => programs("setpriv"),
     howTo: () => "install setpriv (Debian: apt-get install util-linux)",
   },
+  pcc: {
+    tests:
+      "the platform's own CLI, pcc, run for real against the server (tests/platform_cli_test.ts)",
+    missing: () => env("VOICEBOT_TEST_PCC") ? undefined : "VOICEBOT_TEST_PCC is not set",
+    howTo: (deno) =>
+      "build pcc (daily-co/pipecat-cloud 0.6.0) from its source into a virtualenv, then " +
+      `VOICEBOT_TEST_PCC=/path/to/venv/bin/pcc ${deno} test -A --frozen tests/platform_cli_test.ts`,
+  },
   "release-install": {
     tests: "the README's release-binary install (tests/readme_test.ts)",
     missing: () => programs("curl", "sha256sum"),

@@ -71,6 +71,7 @@ const VARIABLES = {
   VOICEBOT_TEST_POSTGRES_URL: "postgres://u:p@127.0.0.1:1/db",
   VOICEBOT_TEST_BUNDLE: "/nowhere/voicebot.js",
   VOICEBOT_TEST_NPM_TARBALL: "/nowhere/voicebot-cli.tgz",
+  VOICEBOT_TEST_PCC: "/nowhere/pcc",
 };
 const PROGRAMS = ["bash", "zsh", "fish", "tmux", "python3", "curl", "sha256sum", "setpriv"];
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from "zod";
-import { KEY_NAME, SET_NAME } from "./names.ts";
+import { KEY_NAME, ORGANIZATION_NAME, SET_NAME } from "./names.ts";
 import { AUDIT_ACTIONS } from "./audit_actions.ts";
 
 /** Letters, digits and hyphens, 1 to 63 characters (SPEC 8.1). Secret sets and image pull secrets alike. */
@@ -34,6 +34,11 @@ export const KeyName = z
     description: "An environment-variable name, at most 128 characters.",
     example: "OPENAI_API_KEY",
   });
+
+export const OrganizationName = z
+  .string()
+  .regex(ORGANIZATION_NAME, "must be 1 to 63 letters, digits or hyphens")
+  .meta({ description: "The API key's organization.", example: "default" });
 
 export const Region = z
   .string()
@@ -179,18 +184,36 @@ export const ImagePullSecretRequest = z
   .meta({ id: "ImagePullSecretRequest" });
 export type ImagePullSecretRequest = z.infer<typeof ImagePullSecretRequest>;
 
+/**
+ * The platform CLI's body (`pcc secrets set` sends one request a key): one key merged into the set,
+ * which is created when absent. Not in the platform's documented API.
+ */
+export const SingleSecretRequest = z
+  .strictObject({
+    name: SetName.optional().meta({ description: "The set's name: the one in the path." }),
+    isImagePullSecret: z.literal(false).optional().meta({
+      description: "Not an image pull secret, as the platform CLI says.",
+    }),
+    secretKey: KeyName,
+    secretValue: z.string(),
+    region: OptionalRegion,
+  })
+  .meta({ id: "SingleSecretRequest" });
+export type SingleSecretRequest = z.infer<typeof SingleSecretRequest>;
+
 /** Our own bodies, told apart by `type`. */
 const OwnPutRequest = z.discriminatedUnion("type", [PutSecretsRequest, PutImagePullSecretRequest]);
 
 /**
- * Every body `PUT /secrets/{setName}` takes: the documentation's two and our own two. The server
- * validates a body with the one its shape picks (`putRequestSchemaFor`), so that a 400 names the
- * problems of that shape rather than of all four.
+ * Every body `PUT /secrets/{setName}` takes: the documentation's two, the platform CLI's one and
+ * our own two. The server validates a body with the one its shape picks (`putRequestSchemaFor`),
+ * so that a 400 names the problems of that shape rather than of all five.
  */
 export const PutSecretSetRequest = z
   .union([
     RegularSecretsRequest,
     ImagePullSecretRequest,
+    SingleSecretRequest,
     PutSecretsRequest,
     PutImagePullSecretRequest,
   ])
@@ -198,12 +221,18 @@ export const PutSecretSetRequest = z
 export type PutSecretSetRequest = z.infer<typeof PutSecretSetRequest>;
 
 /**
- * The schema a PUT body's shape picks: ours when it has `type`, the documented image pull secret
- * when it has `isImagePullSecret` (but false beside `secrets`), our secret set for a `secrets` object, else the documented one.
+ * The schema a PUT body's shape picks: ours when it has `type`; without `secrets`, the platform
+ * CLI's one key when it has `secretKey` (and no flag true) or the flag false; the documented image
+ * pull secret when it has `isImagePullSecret` (but false beside `secrets`); our secret set for a
+ * `secrets` object, else the documented one.
  */
 export function putRequestSchemaFor(body: unknown): z.ZodType<PutSecretSetRequest> {
   const fields = typeof body === "object" && body !== null ? body as Record<string, unknown> : {};
   if ("type" in fields) return OwnPutRequest;
+  const flag = fields.isImagePullSecret;
+  if (!("secrets" in fields) && ("secretKey" in fields ? flag !== true : flag === false)) {
+    return SingleSecretRequest;
+  }
   // `isImagePullSecret: false` beside `secrets` is a secret set, checked as one.
   if (
     "isImagePullSecret" in fields && (fields.isImagePullSecret !== false || !("secrets" in fields))
@@ -258,6 +287,27 @@ export const RegionsResponse = z
   })
   .meta({ id: "RegionsResponse" });
 export type RegionsResponse = z.infer<typeof RegionsResponse>;
+
+export const OrganizationsResponse = z
+  .object({
+    organizations: z.array(z.object({
+      name: z.string(),
+      verboseName: z.string().meta({ description: "Its name for people: here, the name again." }),
+    })).meta({ description: "The organizations the key may act in: its own, alone." }),
+  })
+  .meta({ id: "OrganizationsResponse" });
+export type OrganizationsResponse = z.infer<typeof OrganizationsResponse>;
+
+export const OrganizationPropertiesResponse = z
+  .object({
+    properties: z.object({
+      defaultRegion: z.string().meta({
+        description: "Where a set is made when no region is given.",
+      }),
+    }),
+  })
+  .meta({ id: "OrganizationPropertiesResponse" });
+export type OrganizationPropertiesResponse = z.infer<typeof OrganizationPropertiesResponse>;
 
 export const MeResponse = z
   .object({

@@ -23,7 +23,7 @@ import {
   type RateLimit,
 } from "./config.ts";
 import { redactApiKeys, type Vault } from "./crypto.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, notFound } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { andThen, type NowOrLater } from "./now_or_later.ts";
 import { BODY_READ_TIMEOUT_MS, requestIdFor } from "./request.ts";
@@ -116,6 +116,17 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       const caller = await gate.admit(c.req.header("authorization"), c.req.path);
       c.set("orgId", caller.orgId);
       c.set("caller", caller);
+    }
+    await next();
+  });
+  // The platform CLI's paths name the organization: any but the key's is a 404, as a set that
+  // does not exist is, the same whether that organization exists or not, before anything is read.
+  api.use("/organizations/:organization/*", async (c, next) => {
+    const { organization } = c.get("caller");
+    if (c.req.param("organization") !== organization) {
+      throw notFound(
+        `This API key is for the organization "${organization}", not the one in the path.`,
+      );
     }
     await next();
   });

@@ -2,7 +2,7 @@
  * The OpenAPI route definitions of `/v1`, built from the shared wire schemas: the same objects
  * validate requests and describe them in `/v1/openapi.json`.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import {
   AuditEventsResponse,
   DeleteKeyResponse,
@@ -13,6 +13,9 @@ import {
   ListVersionsResponse,
   MeResponse,
   NotReadyResponse,
+  OrganizationName,
+  OrganizationPropertiesResponse,
+  OrganizationsResponse,
   PurgeVersionsResponse,
   PutSecretSetRequest,
   PutSecretSetResponse,
@@ -89,7 +92,8 @@ export const putSecretSet = createRoute({
   path: "/secrets/{setName}",
   operationId: "upsertSecretSet",
   summary: "Create or update a secret set (keys merged, or replaced) or an image pull secret. " +
-    "The documented bodies are answered 202; voicebot's own (with `type`) 201 or 200.",
+    "The documented bodies and the platform CLI's (one key) are answered 202; voicebot's own " +
+    "(with `type`) 201 or 200.",
   security,
   request: {
     params: setParams,
@@ -98,7 +102,10 @@ export const putSecretSet = createRoute({
   responses: {
     200: json(PutSecretSetResponse, "Updated (voicebot's body); the set is pending again."),
     201: json(PutSecretSetResponse, "Created (voicebot's body); the set is pending."),
-    202: json(PutSecretSetResponse, "Accepted (a documented body); the set is pending."),
+    202: json(
+      PutSecretSetResponse,
+      "Accepted (a documented body, or the platform CLI's); the set is pending.",
+    ),
     400: json(
       ErrorResponse,
       "Invalid name, key or body, details listing every problem (VALIDATION_ERROR); or the name " +
@@ -328,6 +335,64 @@ export const getRuntimeSecretSet = createRoute({
   },
 });
 
+/**
+ * The platform CLI's paths (`pcc`, daily-co/pipecat-cloud): each documented route again under
+ * `/organizations/{organization}`, answered as its twin is. The organization must be the key's;
+ * app.ts answers any other 404 before the route runs, whether or not it exists.
+ */
+const ORGANIZATION_PREFIX = "/organizations/{organization}";
+const otherOrganization = "Another organization than the key's, whether or not it exists, or " +
+  "no such set or key (NOT_FOUND).";
+
+/** `route` under ORGANIZATION_PREFIX, with the organization among its parameters. */
+function inOrganization(route: RouteConfig): RouteConfig & { request: { params: z.ZodObject } } {
+  const params = route.request?.params as z.ZodObject | undefined;
+  return createRoute({
+    ...route,
+    path: `${ORGANIZATION_PREFIX}${route.path}`,
+    operationId: `${route.operationId}InOrganization`,
+    summary: `${route.summary} The platform CLI's path: the organization must be the key's.`,
+    request: {
+      ...route.request,
+      params: z.object({ organization: OrganizationName, ...params?.shape }),
+    },
+    responses: { ...route.responses, 404: json(ErrorResponse, otherOrganization) },
+  });
+}
+
+export const listSecretSetsInOrganization = inOrganization(listSecretSets);
+export const getSecretSetInOrganization = inOrganization(getSecretSet);
+export const putSecretSetInOrganization = inOrganization(putSecretSet);
+export const deleteSecretFromSetInOrganization = inOrganization(deleteSecretFromSet);
+export const deleteSecretSetInOrganization = inOrganization(deleteSecretSet);
+export const listRegionsInOrganization = inOrganization(listRegions);
+
+export const getOrganizationProperties = createRoute({
+  method: "get",
+  path: `${ORGANIZATION_PREFIX}/properties`,
+  operationId: "getOrganizationProperties",
+  summary: "The organization's properties that the platform CLI reads: its default region. Not " +
+    "in the platform's documented secrets API.",
+  security,
+  request: { params: z.object({ organization: OrganizationName }) },
+  responses: {
+    200: json(OrganizationPropertiesResponse, "The properties."),
+    ...validation,
+    404: json(ErrorResponse, otherOrganization),
+    ...errors,
+  },
+});
+
+export const listOrganizations = createRoute({
+  method: "get",
+  path: "/organizations",
+  operationId: "listOrganizations",
+  summary: "The organizations the key may act in: its own. The platform CLI asks it for its " +
+    "organization when PIPECAT_ORG is not set. Not in the platform's documented secrets API.",
+  security,
+  responses: { 200: json(OrganizationsResponse, "The key's organization."), ...errors },
+});
+
 export const getOpenApiDocument = createRoute({
   method: "get",
   path: "/openapi.json",
@@ -353,5 +418,13 @@ export const ROUTES = [
   listRegions,
   getMe,
   getRuntimeSecretSet,
+  listSecretSetsInOrganization,
+  getSecretSetInOrganization,
+  putSecretSetInOrganization,
+  deleteSecretFromSetInOrganization,
+  deleteSecretSetInOrganization,
+  listRegionsInOrganization,
+  getOrganizationProperties,
+  listOrganizations,
   getOpenApiDocument,
 ];

@@ -4,7 +4,7 @@
  * makes a change. app.ts makes one context per app and mounts each resource's module on it.
  */
 import type { Context } from "hono";
-import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { ErrorDetail } from "../../secrets/schemas.ts";
 import { fingerprint, importFingerprintKey } from "../../secrets/fingerprint.ts";
 import type { Caller } from "../auth.ts";
@@ -85,6 +85,22 @@ export function bodyCheckedByHandler<R extends RouteConfig & { request: { params
 ): Omit<R, "request"> & { request: { params: R["request"]["params"] }; hide: true } {
   api.openAPIRegistry.registerPath(route);
   return { ...route, request: { params: route.request.params }, hide: true };
+}
+
+/**
+ * Registers `handler` for `route` and for `twin`, the same route under
+ * `/organizations/{organization}` (the platform CLI's path). app.ts has answered every organization
+ * but the key's before either runs, so the twin needs nothing of its own: its parameters are the
+ * route's and `organization`, which the handler does not read.
+ */
+export function withTwin<R extends RouteConfig, T extends RouteConfig>(
+  api: OpenAPIHono<Env>,
+  route: R,
+  twin: T,
+  handler: RouteHandler<R, Env>,
+): void {
+  api.openapi(route, handler);
+  api.openapi(twin, handler as unknown as RouteHandler<T, Env>);
 }
 
 /** Who makes this request's changes: its API key, and its request id. */

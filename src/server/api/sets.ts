@@ -3,6 +3,7 @@
  * (either documented body, or voicebot's own), and delete a key or a whole set.
  */
 import type { TypedResponse } from "hono";
+import type { RouteHandler } from "@hono/zod-openapi";
 import type { ListSecretSetsResponse, PutSecretSetRequest } from "../../secrets/schemas.ts";
 import { utf8Length } from "../../secrets/limits.ts";
 import { normalizeRegistryHost } from "../../secrets/registry.ts";
@@ -15,10 +16,12 @@ import {
   type ApiContext,
   authorOf,
   bodyCheckedByHandler,
+  type Env,
   fingerprintsOf,
   jsonBody,
   regionProblem,
   router,
+  withTwin,
   writeRules,
 } from "./context.ts";
 import { validPutBody } from "./validation.ts";
@@ -44,9 +47,13 @@ export function listAnswer(
 export function setsApi(context: ApiContext) {
   const { storage, vault, limits, clock } = context;
   const api = router(context);
-  api.on("PUT", "/secrets/:setName", jsonBody(context));
+  api.on(
+    "PUT",
+    ["/secrets/:setName", "/organizations/:organization/secrets/:setName"],
+    jsonBody(context),
+  );
 
-  api.openapi(routes.listSecretSets, async (c) => {
+  withTwin(api, routes.listSecretSets, routes.listSecretSetsInOrganization, async (c) => {
     // Read only when there is a query at all: nothing is parsed on the common path.
     const region = c.req.url.includes("?") ? c.req.query("region") : undefined;
     const problems = regionProblem(context, region);
@@ -55,7 +62,7 @@ export function setsApi(context: ApiContext) {
     return answer as unknown as TypedResponse<ListSecretSetsResponse, 200, "json">;
   });
 
-  api.openapi(routes.getSecretSet, async (c) => {
+  withTwin(api, routes.getSecretSet, routes.getSecretSetInOrganization, async (c) => {
     const { setName: name } = c.req.valid("param");
     const orgId = c.get("orgId");
     const detail = await storage.getSet(orgId, name);
@@ -72,9 +79,11 @@ export function setsApi(context: ApiContext) {
     return c.json({ ...set, keyDetails, fingerprintKey }, 200);
   });
 
-  api.openapi(bodyCheckedByHandler(api, routes.putSecretSet), async (c) => {
+  const putRoute = bodyCheckedByHandler(api, routes.putSecretSet);
+  const putTwin = bodyCheckedByHandler(api, routes.putSecretSetInOrganization);
+  withTwin(api, putRoute, putTwin, async (c) => {
     const { setName: name } = c.req.valid("param");
-    const body = validPutBody(c.get("jsonBody"), (region) => regionProblem(context, region));
+    const body = validPutBody(c.get("jsonBody"), name, (region) => regionProblem(context, region));
     const orgId = c.get("orgId");
     const write = putWrite(body);
     const outcome = write.type === "secret"
@@ -141,17 +150,17 @@ export function setsApi(context: ApiContext) {
     );
   }
 
-  for (const route of [routes.deleteSecretFromSet, routes.deleteSecretSetKey]) {
-    api.openapi(route, async (c) => {
-      const { setName, secretKey } = c.req.valid("param");
-      const orgId = c.get("orgId");
-      const set = await storage.deleteKey(orgId, setName, secretKey, clock(), authorOf(c));
-      context.wrote(orgId);
-      return c.json({ status: "OK" as const, set }, 200);
-    });
-  }
+  const deleteKey: RouteHandler<typeof routes.deleteSecretFromSet, Env> = async (c) => {
+    const { setName, secretKey } = c.req.valid("param");
+    const orgId = c.get("orgId");
+    const set = await storage.deleteKey(orgId, setName, secretKey, clock(), authorOf(c));
+    context.wrote(orgId);
+    return c.json({ status: "OK" as const, set }, 200);
+  };
+  withTwin(api, routes.deleteSecretFromSet, routes.deleteSecretFromSetInOrganization, deleteKey);
+  api.openapi(routes.deleteSecretSetKey, deleteKey);
 
-  api.openapi(routes.deleteSecretSet, async (c) => {
+  withTwin(api, routes.deleteSecretSet, routes.deleteSecretSetInOrganization, async (c) => {
     const { setName } = c.req.valid("param");
     const orgId = c.get("orgId");
     const deleted = await storage.deleteSet(orgId, setName, authorOf(c));
@@ -181,6 +190,10 @@ function putWrite(body: PutSecretSetRequest): PutWrite {
       host: normalizeRegistryHost(body.host),
       credentials: body.secretValue,
     };
+  }
+  if ("secretKey" in body) {
+    const secrets: [string, string][] = [[body.secretKey, body.secretValue]];
+    return { documented: true, region, type: "secret", secrets, replace: false };
   }
   if (!("type" in body)) {
     const secrets = body.secrets.map(({ secretKey, secretValue }): [string, string] => [

@@ -9,6 +9,7 @@ import {
   type ErrorDetail,
   putRequestSchemaFor,
   type PutSecretSetRequest,
+  SingleSecretRequest,
 } from "../../secrets/schemas.ts";
 import { type RegistryHostRefusal, registryHostRefusal } from "../../secrets/registry.ts";
 import { validationError } from "../errors.ts";
@@ -28,17 +29,24 @@ export function reportAllProblems(
     // A PUT's handler checks its body only once the name passes: with a name that fails, the
     // body's problems are named here too, all at once.
     const details = issuesToDetails(result.error.issues);
-    if (isPut) details.push(...putBodyProblems(c.get("jsonBody"), regionProblem).problems);
+    if (isPut) {
+      details.push(...putBodyProblems(c.get("jsonBody"), undefined, regionProblem).problems);
+    }
     throw validationError("The request is not valid.", details);
   };
 }
 
 /**
- * A PUT body, checked by its handler against the schema its shape picks (documented or ours, not
- * all four at once, whose union's issues would say little); else a 400 naming every problem.
+ * A PUT body, checked by its handler against the schema its shape picks (documented, the platform
+ * CLI's or ours, not all five at once, whose union's issues would say little); else a 400 naming
+ * every problem.
  */
-export function validPutBody(body: unknown, regionProblem: RegionProblem): PutSecretSetRequest {
-  const { value, problems } = putBodyProblems(body, regionProblem);
+export function validPutBody(
+  body: unknown,
+  setName: string,
+  regionProblem: RegionProblem,
+): PutSecretSetRequest {
+  const { value, problems } = putBodyProblems(body, setName, regionProblem);
   if (problems.length || value === undefined) {
     throw validationError("The request is not valid.", problems);
   }
@@ -54,14 +62,25 @@ export function validBody<T>(schema: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
-/** A PUT body as its shape's schema reads it, and every problem of it: the schema's, then the rest. */
+/**
+ * A PUT body as its shape's schema reads it, and every problem of it: the schema's, then the rest.
+ * `setName` is the path's, when valid.
+ */
 function putBodyProblems(
   body: unknown,
+  setName: string | undefined,
   regionProblem: RegionProblem,
 ): { value?: PutSecretSetRequest; problems: ErrorDetail[] } {
-  const parsed = putRequestSchemaFor(body).safeParse(body);
+  const schema = putRequestSchemaFor(body);
+  const parsed = schema.safeParse(body);
   const problems = parsed.success ? [] : issuesToDetails(parsed.error.issues);
   problems.push(...problemsBeyondSchema(body, regionProblem));
+  // The platform CLI's body names its set again: a body meant for another set is refused.
+  const { name } = (body ?? {}) as Record<string, unknown>;
+  const otherName = typeof name === "string" && setName !== undefined && name !== setName;
+  if (schema === SingleSecretRequest && otherName) {
+    problems.push({ field: "name", message: `must be the set named in the path, "${setName}"` });
+  }
   return { value: parsed.data, problems };
 }
 
