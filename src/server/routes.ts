@@ -377,7 +377,6 @@ export const getOrganizationProperties = createRoute({
   request: { params: z.object({ organization: OrganizationName }) },
   responses: {
     200: json(OrganizationPropertiesResponse, "The properties."),
-    ...validation,
     404: json(ErrorResponse, otherOrganization),
     ...errors,
   },
