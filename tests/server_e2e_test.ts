@@ -439,6 +439,46 @@ Deno.test("a database URL's password never shows, in its query either; a POSTGRE
   assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no SQLite file is made");
 });
 
+Deno.test("a database written as a URL of another scheme is refused, naming the scheme: no file, no password shown", async () => {
+  await using dir = await tempDir();
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    voicebot(["cloud", "serve", ...args], {
+      cwd: dir.path,
+      env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
+    });
+  const typo = "postgress://voicebot:hunter2@127.0.0.1/db";
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [
+      ["--port", "0"],
+      { VOICEBOT_DATABASE_URL: typo },
+      /^error: VOICEBOT_DATABASE_URL: postgress:\/\/ is not a database this server opens\. Did you mean postgres:\/\/\?$/m,
+    ],
+    [
+      ["create-key", "-o", "acme", "--create"],
+      { VOICEBOT_DATABASE_URL: typo },
+      /Did you mean postgres:\/\/\?/,
+    ],
+    [
+      ["--port", "0", "--database", "mysql://u@host/db"],
+      {},
+      /^error: --database: mysql:\/\/ is not a database this server opens\.$/m,
+    ],
+    [
+      ["backup", "--to", "copy.db", "--database", "sqlite:///tmp/hunter2.db"],
+      {},
+      /sqlite:\/\/ is not/,
+    ],
+  ];
+  for (const [args, env, message] of cases) {
+    const result = await run(args, env);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, message);
+    assert.match(result.stderr, /hint: give a SQLite file path, or a PostgreSQL URL/);
+    assert.ok(!(result.stdout + result.stderr).includes("hunter2"), result.stderr);
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no SQLite file is made");
+});
+
 backendTest(
   "a write through one server process shows in another's list within the documented bound",
   async (backend) => {

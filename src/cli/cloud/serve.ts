@@ -7,7 +7,7 @@
  */
 import { define } from "gunshi";
 import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
-import { describeDatabase, hasPassword } from "../../server/database_url.ts";
+import { databaseProblem, describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { ORGANIZATION_NAME, SET_NAME } from "../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
 import { count } from "../../words.ts";
@@ -501,6 +501,14 @@ function operatorDatabase(flag: string | undefined): string {
  * would show in `ps` and in shell history, so --database refuses a URL that carries one.
  */
 function databaseOf(flag: string | undefined): string {
+  const fromEnv = flag === undefined ? Deno.env.get(DATABASE_URL_ENV) || undefined : undefined;
+  const problem = databaseProblem(flag ?? fromEnv ?? "");
+  if (problem) {
+    throw new UsageError(`${flag === undefined ? DATABASE_URL_ENV : "--database"}: ${problem}`, {
+      hint: "give a SQLite file path, or a PostgreSQL URL: postgres://user@host:port/database " +
+        "(or postgresql://).",
+    });
+  }
   if (flag !== undefined) {
     if (hasPassword(flag)) {
       throw new UsageError("--database must not carry a password: it would show in `ps`.", {
@@ -510,7 +518,7 @@ function databaseOf(flag: string | undefined): string {
     }
     return flag;
   }
-  return Deno.env.get(DATABASE_URL_ENV) || defaultDatabase();
+  return fromEnv ?? defaultDatabase();
 }
 
 /** $XDG_DATA_HOME/voicebot/voicebot.db, else ~/.local/share/voicebot/voicebot.db. */
