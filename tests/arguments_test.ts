@@ -100,6 +100,72 @@ Deno.test("several pasted arguments are one problem, with the run's other proble
   assert.match(output, /missing NAME/);
 });
 
+Deno.test("a word no command takes is refused by every command, exit 2, shown only when it reads as a name", async () => {
+  const checked: string[] = [];
+  for (const [path, command] of commandsUnder(COMMANDS)) {
+    const positionals = Object.values(command.args ?? {}).filter((a) => a.type === "positional");
+    // Groups answer a word with "unknown command"; init and update report theirs with the rest of
+    // their problems (tests/init_validation_test.ts); repeated positionals take any number.
+    if (command.subCommands || ["init", "update"].includes(path[0])) continue;
+    if (positionals.some((arg) => arg.multiple)) continue;
+    const taken = positionals.map((arg) => arg.choices?.[0] ?? "my-set");
+    for (
+      const [extra, shown] of [["staging", /unexpected argument: "staging" \(usage: voicebot /], [
+        randomSecret().replace(/^-/, "x"),
+        /unexpected argument: one not shown \(it may be a value\) \(usage: voicebot /,
+      ]] as const
+    ) {
+      const { code, output } = await runCaptured([...path, ...taken, extra]);
+      const what = `voicebot ${[...path, ...taken].join(" ")} ${extra}`;
+      assert.equal(code, 2, `${what}: ${output}`);
+      assert.match(output, shown, what);
+      if (!extra.startsWith("staging")) assert.equal(leakedPart(output, extra), undefined, what);
+    }
+    checked.push(path.join(" "));
+  }
+  for (const named of ["cloud auth logout", "cloud auth status", "cloud secrets history"]) {
+    assert.ok(checked.includes(named), `the walk reached ${named}: ${checked.join(", ")}`);
+  }
+});
+
+Deno.test("auth logout names no organization by a word: logged in to default, `logout staging` forgets nothing", async () => {
+  await using dir = await tempDir();
+  const config = `${dir.path}/config.json`;
+  const env = { VOICEBOT_CONFIG: config };
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      current: "default",
+      organizations: {
+        default: {
+          apiUrl: "http://127.0.0.1:9/v1",
+          apiKey: `vb_sk_0123456789abcdef_${"a".repeat(43)}`,
+        },
+        staging: {
+          apiUrl: "http://127.0.0.1:9/v1",
+          apiKey: `vb_sk_fedcba9876543210_${"b".repeat(43)}`,
+        },
+      },
+    }),
+    { mode: 0o600 },
+  );
+  const before = await Deno.readTextFile(config);
+  for (const args of [["logout", "staging"], ["status", "staging"], ["switch", "staging", "x"]]) {
+    const result = await voicebot(["cloud", "auth", ...args], { env });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /unexpected argument: "(staging|x)"/);
+  }
+  const logout = await voicebot(["cloud", "auth", "logout", "staging"], { env });
+  assert.match(logout.stderr, /to name an organization: -o staging/);
+  assert.equal(await Deno.readTextFile(config), before, "no key was forgotten");
+  // The file is one the CLI reads: logging out of staging by its option works.
+  const byOption = await voicebot(["cloud", "auth", "logout", "-o", "staging", "--json"], { env });
+  assert.equal(byOption.code, 0, byOption.stderr);
+  assert.equal(JSON.parse(byOption.stdout).organization, "staging");
+  const config2 = JSON.parse(await Deno.readTextFile(config));
+  assert.deepEqual([config2.current, Object.keys(config2.organizations)], ["default", ["default"]]);
+});
+
 Deno.test("what could not be a value is named: a typed option, one letter, a value after =", async () => {
   for (
     const [argv, named] of [

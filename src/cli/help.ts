@@ -20,6 +20,7 @@ import {
   isArgsValidationError,
 } from "gunshi";
 import { closest, didYouMean } from "../suggest.ts";
+import { looksLikeToken, SET_NAME } from "../secrets/names.ts";
 import { wrap } from "../words.ts";
 import { VERSION } from "../version.ts";
 import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
@@ -317,6 +318,55 @@ export interface ErrorPlace {
   args: Args;
   /** The commands at that level, for "did you mean". */
   subCommands?: SubCommands;
+}
+
+/**
+ * Commands that read the words after their positionals themselves: init and update report them
+ * among every other problem of their run (scaffold_options.ts's givenAnswers), and `complete`
+ * completes them.
+ */
+const OWN_WORDS = new Set(["init", "update", "complete"]);
+
+/**
+ * The words a command would otherwise ignore, after the positionals it takes, as a problem; none
+ * for a command that takes any number of them (`multiple`) or reads its own (OWN_WORDS), nor for a
+ * group, whose word is an unknown command. A word is quoted only when it reads as a name; else it
+ * is only counted, as it may be a value typed in the wrong place.
+ */
+export function unexpectedWords(
+  ctx: {
+    commandPath: readonly string[];
+    positionals: readonly string[];
+    rest: readonly string[];
+    args: Args;
+    validationError?: AggregateError;
+  },
+): string | undefined {
+  // A group (or the root) given a word: an unknown command, which the parser names already.
+  const errors = ctx.validationError?.errors ?? [];
+  if (errors.some((error) => error instanceof CommandNotFoundError)) return;
+  if (OWN_WORDS.has(ctx.commandPath.join(" "))) return;
+  const positionals = Object.values(ctx.args).filter(isPositional);
+  if (positionals.some((arg) => arg.multiple)) return;
+  const first = ctx.commandPath.length + positionals.length;
+  // Words after `--` too: only `secrets run` takes them (a repeated positional, above).
+  const words = [...ctx.positionals.slice(first), ...ctx.rest];
+  if (words.length === 0) return;
+  const readsAsName = (word: string) => SET_NAME.test(word) && !looksLikeToken(word);
+  const named = words.filter(readsAsName).map((word) => `"${word}"`);
+  const hidden = words.length - named.length;
+  const notShown = hidden === 0 ? [] : [
+    hidden === 1 ? "one not shown (it may be a value)" : `${hidden} not shown (they may be values)`,
+  ];
+  const usage = usageLine(ctx.commandPath, ctx.args);
+  // `auth logout staging`: an organization named where a command takes none but -o.
+  const organization = words.length === 1 && positionals.length === 0 &&
+      "organization" in ctx.args && readsAsName(words[0])
+    ? `; to name an organization: -o ${words[0]}`
+    : "";
+  return `unexpected argument${words.length === 1 ? "" : "s"}: ${
+    [...named, ...notShown].join(" and ")
+  } (usage: ${usage})${organization}`;
 }
 
 /** gunshi's validation errors, in our words: a message, the problems when several, a hint. */

@@ -19,6 +19,7 @@ import {
   NoCommandGiven,
   noCommandGiven,
   parserProblems,
+  unexpectedWords,
   withEmptyNumbers,
 } from "./help.ts";
 
@@ -72,6 +73,14 @@ export async function run(
       renderUsage: helpRenderer({ ...root, subCommands: commands }) as (
         ctx: Readonly<CommandContext>,
       ) => Promise<string>,
+      // A word the command would ignore is a problem of the command line, reported with the
+      // parser's (after --help and --version, which gunshi answers later, whatever else is typed).
+      onBeforeCommand: (ctx) => {
+        if (ctx.values.help || ctx.values.version) return;
+        const unexpected = unexpectedWords(ctx);
+        if (unexpected === undefined) return;
+        throw new AggregateError([...ctx.validationError?.errors ?? [], new Error(unexpected)]);
+      },
       onErrorCommand: (ctx) => {
         place = {
           commandPath: ctx.commandPath,
