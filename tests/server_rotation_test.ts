@@ -26,6 +26,7 @@ import type { Storage } from "../src/server/storage/types.ts";
 import { DENO_DIR, ENTRY, tempDir, voicebot } from "./helpers.ts";
 import {
   addKey,
+  addRuntimeKey,
   api,
   backendTest,
   databaseArgs,
@@ -542,3 +543,61 @@ Deno.test("the SQLite key file is a keyring too: a new key on its first line, ro
   assert.deepEqual(after, before, "the same value, the same fingerprint");
   assert.equal((await second.stop()).code, 0);
 });
+
+backendTest(
+  "a runtime answer's ETag is no digest of its values: equal values in two sets tag apart, and a rotation changes the tag",
+  async (backend) => {
+    await using database = await backend.database();
+    const storage = await openStorage(database.spec);
+    try {
+      const key = await addKey(storage, "acme");
+      const readTags = async (vault: Vault) => {
+        const app = createApp(storage, { vault, logger: silentLogger });
+        const runtime = await addRuntimeKey(storage, "acme", ["one", "two"]);
+        const tags: string[] = [];
+        for (const name of ["one", "two"]) {
+          const response = await app.request(`http://localhost/v1/runtime/secrets/${name}`, {
+            headers: { authorization: `Bearer ${runtime}` },
+          });
+          assert.equal(response.status, 200, await response.clone().text());
+          assert.deepEqual((await response.json()).secrets, [
+            { secretKey: "A", secretValue: "the-same-value" },
+          ]);
+          tags.push(response.headers.get("etag")!);
+        }
+        return tags;
+      };
+      const before = await unlock(storage, [K1]);
+      const app = createApp(storage, { vault: before, logger: silentLogger });
+      for (const name of ["one", "two"]) {
+        const response = await app.request(`http://localhost/v1/secrets/${name}`, {
+          method: "PUT",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(documented({ A: "the-same-value" })),
+        });
+        assert.equal(response.status, 202, await response.text());
+      }
+      const pending = await storage.pendingSets(Number.MAX_SAFE_INTEGER, 100);
+      await storage.finishProvisioning(
+        pending.map((set) => ({ set, result: { status: "ready" } })),
+      );
+
+      // A digest of the plaintext (region, keys, values) would tag the two sets alike, and tell
+      // whoever sees both tags that the values are equal.
+      const [one, two] = await readTags(before);
+      assert.notEqual(one, two, "equal values in two sets give different tags");
+      assert.deepEqual(await readTags(before), [one, two], "a tag holds while nothing changes");
+
+      // Re-sealed by a new master key, the same values read with a new tag (a plaintext digest
+      // would keep it): a client that compares tags only is told of a change, and finds the
+      // values it had.
+      const both = await unlock(storage, [newKey(), K1]);
+      assert.ok((await rotateMasterKey(storage, both)).resealed > 0);
+      const [oneAfter, twoAfter] = await readTags(both);
+      assert.notEqual(oneAfter, one, "a rotation changes the tag");
+      assert.notEqual(twoAfter, two, "a rotation changes the tag");
+    } finally {
+      await storage.close();
+    }
+  },
+);
