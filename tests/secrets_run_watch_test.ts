@@ -239,6 +239,36 @@ backendTest(
   },
 );
 
+Deno.test("secrets run --watch: a process the command leaves holding its output never closes voicebot's own; the next command's output and status come through", async () => {
+  await using session = await startSession();
+  await put(session, "bot", { A: VALUES.first });
+  const key = await runtimeKey(session, ["bot"]);
+  // Each command leaves behind a process that keeps its stdout and stderr open for 3 s (it ends by
+  // itself), longer than voicebot waits for a finished command's output.
+  const leaving = BOT.replace(
+    "signal.signal(signal.SIGTERM, term)",
+    "signal.signal(signal.SIGTERM, term)\nimport subprocess; subprocess.Popen(['sleep', '3'])",
+  );
+  await using running = startCli(
+    ["cloud", "secrets", "run", "bot", "--watch", "--interval", "0.2", "--"]
+      .concat(["python3", "-c", leaving]),
+    cliEnv(session, key),
+  );
+  const first = await running.line(/^ready /);
+  await put(session, "bot", { A: VALUES.second });
+  const second = await running.line(/^ready /, first.index + 1);
+  assert.equal(second.text.split(" ")[2], await digest(VALUES.second));
+  await put(session, "bot", { A: VALUES.first });
+  const third = await running.line(/^ready /, second.index + 1);
+  assert.equal(third.text.split(" ")[2], await digest(VALUES.first));
+  assert.equal(running.stderr().match(/The sets changed: restarting the command/g)?.length, 2);
+
+  running.child.kill("SIGTERM");
+  assert.equal(await running.status(), 0, running.stderr());
+  assert.equal(running.lines.at(-1), "stopped");
+  assert.doesNotMatch(running.stderr(), /Bad ?Resource|Bad resource/i);
+});
+
 Deno.test("secrets run --watch: the server down, then back, never touches the command; a deleted set neither", async () => {
   await using session = await startSession();
   await put(session, "bot", { A: VALUES.first });

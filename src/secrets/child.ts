@@ -57,15 +57,19 @@ export class Child {
       throw notStarted(command[0], error);
     }
     const stop = new AbortController();
-    const pass = (from: ReadableStream<Uint8Array>, to: WritableStream<Uint8Array>) =>
+    // Into a stream of this command's own over voicebot's stdout or stderr, never into theirs:
+    // cut off, the copy ends that stream and leaves voicebot's open and unlocked, for its messages
+    // and the next command's output.
+    const pass = (from: ReadableStream<Uint8Array>, to: typeof Deno.stdout) =>
       from.pipeThrough(maskingStream(options.mask!))
-        .pipeTo(to, { preventClose: true, signal: stop.signal })
+        .pipeTo(writerTo(to), { signal: stop.signal })
         .catch(() => {
           // voicebot's own output closed (`| head`): the command gets a broken pipe, as in a
-          // shell's pipeline; or its output was cut off once it had ended.
+          // shell's pipeline; or its output was cut off once it had ended, and what a process it
+          // left behind writes later is dropped.
         });
     const pumps = masked
-      ? [pass(process.stdout, Deno.stdout.writable), pass(process.stderr, Deno.stderr.writable)]
+      ? [pass(process.stdout, Deno.stdout), pass(process.stderr, Deno.stderr)]
       : [];
     return new Child(process, pumps, stop);
   }
@@ -107,6 +111,17 @@ export class Child {
     }
     return await this.ended;
   }
+}
+
+/** A stream whose chunks are written whole to `file`; ending or aborting it leaves `file` as is. */
+function writerTo(file: typeof Deno.stdout): WritableStream<Uint8Array> {
+  return new WritableStream({
+    async write(chunk) {
+      for (let written = 0; written < chunk.length;) {
+        written += await file.write(chunk.subarray(written));
+      }
+    },
+  });
 }
 
 /** What `promise` gives, or "late" after `ms`; the timer ends with it either way. */
