@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { createApiKey } from "../src/server/serve.ts";
+import { descendantsOf } from "../src/secrets/child.ts";
 import type { CliResult } from "./helpers.ts";
 import {
   api,
@@ -198,11 +199,16 @@ export function startCli(args: string[], env: Record<string, string>): RunningCl
     transcript.push([...lines, partial].join("\n"), stderr);
     return code;
   });
-  const kill = () => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It has ended.
+  // The CLI and every process under it (a command `secrets run` started leads a session of its
+  // own, which outlives a SIGKILL of voicebot): a test leaves nothing running.
+  const kill = async () => {
+    const tree = await descendantsOf(child.pid);
+    for (const pid of [child.pid, ...tree]) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // It has ended.
+      }
     }
   };
   return {
@@ -217,9 +223,12 @@ export function startCli(args: string[], env: Record<string, string>): RunningCl
         throw new Error(`${error.message}\nstdout:\n${lines.join("\n")}\nstderr:\n${stderr}`);
       }),
     status: (ms = 20_000) =>
-      withDeadline(ended, ms).catch((error) => (kill(), Promise.reject(error))),
+      withDeadline(ended, ms).catch(async (error) => {
+        await kill();
+        throw error;
+      }),
     async [Symbol.asyncDispose]() {
-      kill();
+      await kill();
       await ended;
     },
   };

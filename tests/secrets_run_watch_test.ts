@@ -145,6 +145,12 @@ const BOT = [
   "    print('stopped', flush=True)",
   "    sys.exit(0)",
   "signal.signal(signal.SIGTERM, term)",
+  // With PORT, it holds the port as a server does: a second one cannot start while it runs.
+  "if os.environ.get('PORT'):",
+  "    import socket",
+  "    server = socket.socket()",
+  "    server.bind(('127.0.0.1', int(os.environ['PORT'])))",
+  "    server.listen()",
   "digest = hashlib.sha256(os.environ['A'].encode()).hexdigest()[:12]",
   "print('ready', os.getpid(), digest, flush=True)",
   "while True: time.sleep(1)",
@@ -238,6 +244,42 @@ backendTest(
     assert.ok(!alive(Number(second.text.split(" ")[1])), "the bot outlived voicebot");
   },
 );
+
+/** A port nothing listens on now. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** The bot behind a shell that forks it (`;` keeps dash from exec'ing it) and dies of SIGTERM. */
+const behindShell = ["sh", "-c", 'python3 -c "$0"; echo "the shell outlived its SIGTERM"', BOT];
+
+Deno.test("secrets run --watch: a restart ends the command's whole tree, though its shell dies alone; the new one finds its port free", async () => {
+  await using session = await startSession();
+  await put(session, "bot", { A: VALUES.first });
+  const key = await runtimeKey(session, ["bot"]);
+  await using running = startCli(
+    ["cloud", "secrets", "run", "bot", "--watch", "--interval", "0.2", "--grace", "10", "--"]
+      .concat(behindShell),
+    { ...cliEnv(session, key), PORT: String(freePort()), TAKES: "0.5" },
+  );
+  const first = await running.line(/^ready /);
+  await put(session, "bot", { A: VALUES.second });
+  // The old bot had SIGTERM too, and its half second to end, before the new one took the port.
+  const second = await running.line(/^ready /, first.index + 1);
+  assert.equal(second.text.split(" ")[2], await digest(VALUES.second));
+  assert.deepEqual(running.lines.slice(first.index + 1, second.index), ["stopping", "stopped"]);
+  assert.ok(!alive(Number(first.text.split(" ")[1])), "the old bot outlived the restart");
+
+  // Stopped, voicebot ends the whole tree too, and then ends.
+  running.child.kill("SIGTERM");
+  assert.equal(await running.status(), 128 + 15, running.stderr());
+  assert.equal(running.lines.at(-1), "stopped");
+  assert.ok(!alive(Number(second.text.split(" ")[1])), "the bot outlived voicebot");
+  assert.doesNotMatch(running.lines.join("\n"), /outlived its SIGTERM/);
+});
 
 Deno.test("secrets run --watch: a process the command leaves holding its output never closes voicebot's own; the next command's output and status come through", async () => {
   await using session = await startSession();

@@ -1,6 +1,12 @@
 /**
  * The command `secrets run` starts: its output masked (or passed through), stopped with a grace
- * period, and ended with its whole process tree when the grace runs out.
+ * period, and ended with its whole process tree.
+ *
+ * Off a terminal (a container, a service, `--watch`), the command leads a process group (a
+ * session) of its own: a stop or a restart signals the whole group, whatever the command does
+ * with the signal (`sh -c 'python3 bot.py'`, whose shell forks the bot and dies alone), waits for
+ * every process of it within the grace, then kills what is left. On a terminal it stays in the
+ * terminal's foreground group, so that Ctrl-C and job control reach it as in a shell.
  *
  * @module
  */
@@ -16,19 +22,28 @@ const DRAIN_MS = 1_000;
 export interface StartOptions {
   /** The values to mask in its output; undefined: its output is voicebot's own, untouched. */
   mask?: string[];
+  /** Leads a process group of its own (not on Windows), which signals and the stop reach whole. */
+  ownGroup?: boolean;
 }
+
+/** How often a stop looks whether the processes of a group have all ended. */
+const GROUP_POLL_MS = 50;
 
 export class Child {
   /** Resolves once it has ended and its output has been passed on. */
   readonly ended: Promise<Deno.CommandStatus>;
   readonly #process: Deno.ChildProcess;
+  /** It leads a process group, whose id is its pid. */
+  readonly #grouped: boolean;
 
   private constructor(
     process: Deno.ChildProcess,
+    grouped: boolean,
     pumps: Promise<unknown>[],
     stop: AbortController,
   ) {
     this.#process = process;
+    this.#grouped = grouped;
     this.ended = process.status.then(async (status) => {
       await orLate(Promise.allSettled(pumps), DRAIN_MS);
       stop.abort();
@@ -43,6 +58,7 @@ export class Child {
    */
   static start(command: string[], env: Record<string, string>, options: StartOptions): Child {
     const masked = options.mask !== undefined;
+    const grouped = (options.ownGroup ?? false) && Deno.build.os !== "windows";
     let process: Deno.ChildProcess;
     try {
       process = new Deno.Command(command[0], {
@@ -52,6 +68,8 @@ export class Child {
         stdin: "inherit",
         stdout: masked ? "piped" : "inherit",
         stderr: masked ? "piped" : "inherit",
+        // A new session (setsid), which the command leads: its own process group.
+        detached: grouped,
       }).spawn();
     } catch (error) {
       throw notStarted(command[0], error);
@@ -71,19 +89,30 @@ export class Child {
     const pumps = masked
       ? [pass(process.stdout, Deno.stdout), pass(process.stderr, Deno.stderr)]
       : [];
-    return new Child(process, pumps, stop);
+    return new Child(process, grouped, pumps, stop);
   }
 
   get pid(): number {
     return this.#process.pid;
   }
 
-  /** Sends it a signal, unless it has ended. */
+  /** Sends it a signal (every process of its group, when it leads one), unless it has ended. */
   signal(signal: Deno.Signal): void {
     try {
-      this.#process.kill(signal);
+      if (this.#grouped) Deno.kill(-this.pid, signal);
+      else this.#process.kill(signal);
     } catch {
       // Already gone: its status is on the way.
+    }
+  }
+
+  /** Whether a process of its group is still running (SIGCONT: harmless to a running one). */
+  #groupAlive(): boolean {
+    try {
+      Deno.kill(-this.pid, "SIGCONT");
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -94,12 +123,22 @@ export class Child {
   }
 
   /**
-   * Its status, once it ends; if that takes longer than `graceMs`, SIGKILL to it and every
-   * process it started (found before it dies, which would hand them to init).
+   * Its status, once it and (when it leads a group) every process of its group have ended; what
+   * takes longer than `graceMs` is killed (SIGKILL): its group, and the processes it started,
+   * found before it dies, which would hand them to init.
    */
   async endWithin(graceMs: number): Promise<Deno.CommandStatus> {
+    const deadline = Date.now() + graceMs;
     const first = await orLate(this.ended, graceMs);
-    if (first !== "late") return first;
+    if (first !== "late") {
+      if (!this.#grouped) return first;
+      // The command has ended; what it started has what is left of the grace.
+      while (this.#groupAlive() && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+      }
+      this.signal("SIGKILL");
+      return first;
+    }
     const tree = await descendantsOf(this.pid);
     this.signal("SIGKILL");
     for (const pid of tree) {
@@ -156,7 +195,7 @@ function notStarted(program: string, error: unknown): CommandNotStarted {
  * The processes below `pid`, from /proc (Linux): `uv run` starts Python as its own child, which a
  * SIGKILL of uv would leave running, holding the bot's port. Elsewhere, none are known.
  */
-async function descendantsOf(pid: number): Promise<number[]> {
+export async function descendantsOf(pid: number): Promise<number[]> {
   if (Deno.build.os !== "linux") return [];
   const children = new Map<number, number[]>();
   try {

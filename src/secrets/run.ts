@@ -357,8 +357,12 @@ export async function runCommand(
   first: ChildEnvironment,
   options: RunOptions,
 ): Promise<void> {
+  // Off a terminal, in a group of its own: a stop or a restart ends everything it started.
   const start = (environment: ChildEnvironment) =>
-    Child.start(command, environment.env, { mask: options.mask?.(environment) });
+    Child.start(command, environment.env, {
+      mask: options.mask?.(environment),
+      ownGroup: !options.interactive,
+    });
   let child = start(first);
   let stopping = false;
   let stopped!: () => void;
