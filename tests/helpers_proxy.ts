@@ -171,3 +171,64 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   }
   return -1;
 }
+
+/**
+ * A loopback TCP proxy to `target` (host:port) that can be cut and pulled, as a database's network
+ * or restart does to its clients: `cut()` closes every connection through it; `pull()` does too and
+ * refuses new ones (accepted, then closed at once) until `putBack()`.
+ */
+export interface TcpPlug extends AsyncDisposable {
+  port: number;
+  cut(): void;
+  pull(): void;
+  putBack(): void;
+}
+
+export function tcpPlug(target: { hostname: string; port: number }): TcpPlug {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  let pulled = false;
+  const close = (conn: Deno.Conn) => {
+    open.delete(conn);
+    try {
+      conn.close();
+    } catch {
+      // Closed already.
+    }
+  };
+  const relay = async (client: Deno.Conn) => {
+    let server: Deno.Conn;
+    try {
+      server = await Deno.connect(target);
+    } catch {
+      return close(client);
+    }
+    open.add(client).add(server);
+    const both = () => [client, server].forEach(close);
+    client.readable.pipeTo(server.writable).catch(() => {}).finally(both);
+    server.readable.pipeTo(client.writable).catch(() => {}).finally(both);
+  };
+  const accepting = (async () => {
+    for await (const client of listener) {
+      if (pulled) close(client);
+      else void relay(client);
+    }
+  })().catch(() => {});
+  const cut = () => [...open].forEach(close);
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    cut,
+    pull() {
+      pulled = true;
+      cut();
+    },
+    putBack() {
+      pulled = false;
+    },
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      cut();
+      await accepting;
+    },
+  };
+}
