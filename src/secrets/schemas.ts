@@ -440,6 +440,7 @@ export const ErrorCode = z.enum([
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
   "INTERNAL_ERROR",
+  "SERVICE_UNAVAILABLE",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

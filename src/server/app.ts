@@ -24,6 +24,7 @@ import {
 } from "./config.ts";
 import { redactApiKeys, type Vault } from "./crypto.ts";
 import { ApiError, notFound } from "./errors.ts";
+import { DatabaseHealth } from "./health.ts";
 import type { Logger } from "./log.ts";
 import { andThen, type NowOrLater } from "./now_or_later.ts";
 import { BODY_READ_TIMEOUT_MS, requestIdFor } from "./request.ts";
@@ -32,7 +33,7 @@ import type { Storage } from "./storage/types.ts";
 import type { ApiContext, Env } from "./api/context.ts";
 import { accountApi } from "./api/account.ts";
 import { auditApi } from "./api/audit.ts";
-import { accessEntry, errorAnswer, errorResponse, stamp } from "./api/frame.ts";
+import { accessEntry, errorAnswer, errorResponse, stamp, unavailable } from "./api/frame.ts";
 import { Gate } from "./api/gate.ts";
 import { ListCache } from "./api/list_cache.ts";
 import { runtimeApi } from "./api/runtime.ts";
@@ -58,6 +59,8 @@ export interface AppOptions {
   onWrite?: () => void;
   /** How long a request body may take to arrive whole; BODY_READ_TIMEOUT_MS when not given. */
   bodyReadTimeoutMs?: number;
+  /** Whether the database answers; one of the app's own (over `storage`) when not given. */
+  health?: DatabaseHealth;
 }
 
 export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
@@ -85,6 +88,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     },
   };
   const { logger } = options;
+  const health = options.health ?? new DatabaseHealth(storage, logger, clock);
   const gate = new Gate(storage, clock, options.rateLimit);
 
   const api = new OpenAPIHono<Env>();
@@ -155,7 +159,13 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     logger(accessEntry(request, c.res.status, started, requestId, c.get("orgId")));
   });
 
+  // Liveness: the process serves. Readiness: the database answers too, so that a load balancer
+  // sends requests elsewhere while it does not.
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get(
+    "/readyz",
+    async (c) => await health.ready() ? c.json({ status: "ready" }) : errorResponse(unavailable()),
+  );
   app.route("/v1", api);
 
   const knownPaths = [
@@ -164,6 +174,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
       method: route.method.toUpperCase(),
     })),
     { pattern: /^\/healthz$/, method: "GET" },
+    { pattern: /^\/readyz$/, method: "GET" },
   ];
   // Returns rather than throws: a throw from here would skip the request-id middleware.
   app.notFound((c) => {
@@ -188,7 +199,7 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
     );
   });
 
-  app.onError((error, c) => errorAnswer(error, c.get("requestId"), logger));
+  app.onError((error, c) => errorAnswer(error, c.get("requestId"), logger, health));
 
   // GET /v1/secrets, the read clients repeat most, is answered ahead of hono's dispatch, which
   // took about a quarter of its CPU time (`deno task bench server`): through the same gate, with
@@ -211,10 +222,10 @@ export function createApp(storage: Storage, options: AppOptions): Hono<Env> {
         return listAnswer(context, orgId);
       });
     } catch (error) {
-      answer = errorAnswer(error, requestId, logger);
+      answer = errorAnswer(error, requestId, logger, health);
     }
     return answer instanceof Promise
-      ? answer.then(framed, (error) => framed(errorAnswer(error, requestId, logger)))
+      ? answer.then(framed, (error) => framed(errorAnswer(error, requestId, logger, health)))
       : framed(answer);
   };
   const dispatch = app.fetch;

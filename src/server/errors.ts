@@ -3,7 +3,7 @@ import type { ErrorCode, ErrorDetail, ErrorResponse } from "../secrets/schemas.t
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503,
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],

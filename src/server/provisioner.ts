@@ -6,6 +6,7 @@
  * recorded only if the set's generation is still the one that was read, so a stale result never
  * overwrites a newer write, and processing the same generation twice gives the same answer.
  */
+import type { DatabaseHealth } from "./health.ts";
 import type { ProvisionerOptions } from "./config.ts";
 import { credentialsContext, type Vault } from "./crypto.ts";
 import type { Logger } from "./log.ts";
@@ -30,6 +31,8 @@ export class Provisioner {
     private readonly vault: Vault,
     private readonly options: ProvisionerOptions,
     private readonly logger: Logger,
+    /** Tells the database's absence apart, logged once an outage; without it, every round's. */
+    private readonly health?: DatabaseHealth,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -93,8 +96,11 @@ export class Provisioner {
       await this.storage.finishProvisioning(outcomes);
       return batch.length === PROVISION_BATCH;
     } catch (error) {
-      // The database may be away for a moment; the next round tries again.
-      this.logger({ level: "warn", msg: "provisioning round failed", error: describe(error) });
+      // The database may be away for a moment (its outage is logged once, by the health); the
+      // next round tries again.
+      if (!this.health?.unavailable(error)) {
+        this.logger({ level: "warn", msg: "provisioning round failed", error: describe(error) });
+      }
       return false;
     }
   }

@@ -44,6 +44,10 @@ const errors = {
     "Too many requests for this API key; see Retry-After (code RATE_LIMITED).",
   ),
   500: json(ErrorResponse, "Internal server error (code INTERNAL_ERROR)."),
+  503: json(
+    ErrorResponse,
+    "The database cannot be reached now; see Retry-After (code SERVICE_UNAVAILABLE).",
+  ),
 };
 const validation = {
   400: json(ErrorResponse, "Invalid name, key or body; details lists every problem."),
@@ -332,6 +336,7 @@ export const getRuntimeSecretSet = createRoute({
     ),
     429: errors[429],
     500: errors[500],
+    503: errors[503],
   },
 });
 

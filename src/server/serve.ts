@@ -7,6 +7,7 @@ import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
 import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
+import { DatabaseHealth } from "./health.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey } from "./crypto.ts";
 import { listen, type Listening } from "./listen.ts";
@@ -75,9 +76,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let listening: Listening | undefined;
   try {
     const vault = await unlock(storage, await keyringFor(storage, options.database, envKeys));
-    const provisioner = new Provisioner(storage, vault, options.provisioner, logger);
+    const health = new DatabaseHealth(storage, logger);
+    const provisioner = new Provisioner(storage, vault, options.provisioner, logger, health);
     const app = createApp(storage, {
       vault,
+      health,
       regions: options.regions,
       defaultRegion: options.defaultRegion,
       rateLimit: options.rateLimit,
@@ -90,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // After listen: a key made for a server that could not start would never be shown.
     const bootstrap = await bootstrapIfNew(storage);
     provisioner.start();
-    const pruning = pruneAuditTrail(storage, logger);
+    const pruning = pruneAuditTrail(storage, logger, health);
     const { hostname, port } = listening.addr;
     const baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/v1`;
     logger({
@@ -114,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           logger({ level: "warn", msg: "connections held by stalled clients are left to close" });
         }
         pruning.stop();
+        health.close();
         await provisioner.stop();
         await storage.close();
         logger({ level: "info", msg: "stopped" });
@@ -135,9 +139,14 @@ const AUDIT_PRUNE_MS = 3_600_000;
  * Drops audit events older than AUDIT_RETENTION_DAYS now and every hour; a failure is logged
  * and tried again at the next turn.
  */
-function pruneAuditTrail(storage: Storage, logger: Logger): { stop(): void } {
+function pruneAuditTrail(
+  storage: Storage,
+  logger: Logger,
+  health: DatabaseHealth,
+): { stop(): void } {
   const prune = () =>
     void storage.pruneAudit(Date.now() - AUDIT_RETENTION_DAYS * 86_400_000).catch((error) =>
+      health.unavailable(error) ||
       logger({ level: "error", msg: "audit pruning failed", error: String(error) })
     );
   prune();

@@ -6,6 +6,7 @@
 import { HTTPException } from "hono/http-exception";
 import { redactApiKeys } from "../crypto.ts";
 import { ApiError, tooLarge } from "../errors.ts";
+import { type DatabaseHealth, RETRY_AFTER_SECONDS } from "../health.ts";
 import type { Logger, RequestEntry } from "../log.ts";
 import { RUNTIME_PREFIX } from "./gate.ts";
 
@@ -27,9 +28,17 @@ export function stamp(headers: Headers, path: string, requestId: string): void {
   if (path.startsWith(RUNTIME_PREFIX)) headers.set("Cache-Control", "no-store");
 }
 
-/** The answer to a request that failed with `error`; an unexpected one is logged, as a 500. */
-export function errorAnswer(error: unknown, requestId: string, logger: Logger): Response {
-  const apiError = toApiError(error);
+/**
+ * The answer to a request that failed with `error`: the database unreachable is a 503 (its outage
+ * logged once, by `health`); anything else unexpected is logged, as a 500.
+ */
+export function errorAnswer(
+  error: unknown,
+  requestId: string,
+  logger: Logger,
+  health: DatabaseHealth,
+): Response {
+  const apiError = health.unavailable(error) ? unavailable() : toApiError(error);
   if (apiError.status === 500) {
     // Name and message only: no stack, and nothing from the request.
     logger({
@@ -41,6 +50,16 @@ export function errorAnswer(error: unknown, requestId: string, logger: Logger): 
   }
   return errorResponse(apiError);
 }
+
+/** The 503 of a request that needs the database while it cannot be reached. */
+export const unavailable = () =>
+  new ApiError(
+    503,
+    "SERVICE_UNAVAILABLE",
+    `The database cannot be reached now; retry in ${RETRY_AFTER_SECONDS} s.`,
+    undefined,
+    { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  );
 
 /** An ApiError as the response the API writes for it. */
 export const errorResponse = (error: ApiError): Response =>

@@ -612,6 +612,10 @@ export class PostgresStorage implements Storage {
     });
   }
 
+  async ping(): Promise<void> {
+    await this.sql`SELECT 1`;
+  }
+
   async close(): Promise<void> {
     await this.sql.end({ timeout: CLOSE_TIMEOUT_SECONDS });
   }

@@ -766,6 +766,10 @@ export class SqliteStorage implements Storage {
     return settle(() => void this.db.prepare("VACUUM INTO ?").run(path));
   }
 
+  ping(): Promise<void> {
+    return settle(() => void this.sql("SELECT 1").get());
+  }
+
   close(): Promise<void> {
     return settle(() => {
       this.commitQueued();

@@ -314,5 +314,8 @@ export interface Storage {
    */
   finishProvisioning(outcomes: ProvisionOutcome[]): Promise<number>;
 
+  /** Resolves when the database answers a trivial query: for the server's readiness. */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }

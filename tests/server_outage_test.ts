@@ -1,0 +1,234 @@
+/**
+ * The database going away: requests that need it answer 503 with Retry-After, never 500;
+ * `/readyz` says so while `/healthz` still answers; the outage is logged once and its end once.
+ * In process on both backends (a storage that refuses while "down"), and against a real
+ * PostgreSQL whose connections a TCP plug cuts or refuses under writes, as a restart, a failover
+ * or a terminated backend does: the process never ends, and no acknowledged write is lost.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../src/server/app.ts";
+import type { LogEntry } from "../src/server/log.ts";
+import type { Storage } from "../src/server/storage/types.ts";
+import { tcpPlug } from "./helpers_proxy.ts";
+import {
+  api,
+  BACKENDS,
+  backendTest,
+  type SpawnedServer,
+  spawnServer,
+  testApp,
+  withDeadline,
+} from "./helpers_server.ts";
+import { skipped } from "./skips.ts";
+
+/** `storage` as a database that refuses every connection while `down()` says so. */
+function refusing(storage: Storage, down: () => boolean): Storage {
+  return new Proxy(storage, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) =>
+        down()
+          ? Promise.reject(
+            Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+              code: "ECONNREFUSED",
+            }),
+          )
+          : value.apply(target, args);
+    },
+  });
+}
+
+const said = (lines: LogEntry[], msg: string) => lines.filter((line) => line.msg === msg).length;
+
+backendTest(
+  "the database unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, never 500; /readyz 503 and /healthz 200; logged once, its end once",
+  async (backend) => {
+    await using t = await testApp(backend);
+    let down = false;
+    const lines: LogEntry[] = [];
+    const app = createApp(refusing(t.storage, () => down), {
+      vault: t.vault,
+      logger: (entry) => void lines.push(entry),
+    });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await app.request(`http://localhost${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${t.key}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, response };
+    };
+    const write = { type: "secret", secrets: { A: "1" } };
+    assert.equal((await call("PUT", "/v1/secrets/bot", write)).status, 201);
+    assert.equal((await call("GET", "/readyz")).status, 200);
+
+    for (const outage of [1, 2]) {
+      down = true;
+      for (
+        const [method, path, body] of [
+          ["PUT", "/v1/secrets/bot", write],
+          ["GET", "/v1/secrets/bot"],
+          ["DELETE", "/v1/secrets/bot/A"],
+          ["GET", "/v1/audit"],
+          ["GET", "/readyz"],
+        ] as const
+      ) {
+        const answer = await call(method, path, body);
+        assert.equal(answer.status, 503, `${method} ${path}: ${JSON.stringify(answer.body)}`);
+        assert.equal(answer.body.code, "SERVICE_UNAVAILABLE");
+        assert.equal(answer.response.headers.get("retry-after"), "2");
+      }
+      assert.equal((await call("GET", "/healthz")).status, 200, "the process itself is alive");
+      assert.equal(said(lines, "database unreachable"), outage, "each outage said once");
+      assert.equal(said(lines, "unexpected error"), 0, "no 500");
+
+      down = false;
+      assert.equal((await call("GET", "/readyz")).status, 200);
+      assert.equal(said(lines, "database reachable again"), outage, "each end said once");
+      assert.equal((await call("PUT", "/v1/secrets/bot", write)).status, 200);
+    }
+    assert.ok(!JSON.stringify(lines).includes(t.key), "no key in the log");
+  },
+);
+
+const postgres = BACKENDS.find((backend) => backend.name === "postgres")!;
+const WRITERS = 8;
+const ROUNDS = 6;
+/** A test's bound: the rounds, then the pool's reconnection backoff (seconds) at most. */
+const TEST_TIMEOUT_MS = 120_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test({
+  name:
+    "postgres: connections cut and refused under writes never end the server, and lose no acknowledged write",
+  ignore: skipped(...postgres.needs),
+  fn: () =>
+    withDeadline(
+      (async () => {
+        await using database = await postgres.database();
+        const url = new URL(database.spec);
+        await using plug = tcpPlug({ hostname: url.hostname, port: Number(url.port) });
+        url.port = String(plug.port);
+        await using server = await spawnServer(url.toString());
+        const key = server.bootstrapKey!;
+        let exited = false;
+        server.child.status.then(() => exited = true);
+
+        // Each writer writes its own set, a new key a write: an acknowledged key must be there.
+        const acknowledged = new Map<string, string[]>();
+        const statuses = new Set<number>();
+        let writing = true;
+        const writers = Array.from({ length: WRITERS }, async (_, w) => {
+          const set = `writer-${w}`;
+          acknowledged.set(set, []);
+          for (let i = 0; writing; i++) {
+            const answer = await api(server.baseUrl, key, "PUT", `/secrets/${set}`, {
+              type: "secret",
+              secrets: { [`K${i}`]: `value-${w}-${i}` },
+            }).catch(() => undefined);
+            if (answer) statuses.add(answer.status);
+            if (answer?.status === 200 || answer?.status === 201) {
+              acknowledged.get(set)!.push(`K${i}`);
+            } else await pause(50);
+          }
+        });
+        for (let round = 0; round < ROUNDS; round++) {
+          await pause(700);
+          if (round % 2 === 0) plug.cut();
+          else {
+            plug.pull();
+            await pause(500);
+            plug.putBack();
+          }
+          await pause(50);
+          assert.ok(!exited, `the server ended at round ${round}:\n${server.stderr()}`);
+        }
+        writing = false;
+        await Promise.all(writers);
+        assert.ok(!exited, `the server ended:\n${server.stderr()}`);
+        assert.deepEqual([...statuses].filter((status) => status >= 500), [503], "never a 500");
+
+        // Back to serving once the database is reachable (the pool reconnects with its backoff).
+        let detail;
+        for (let attempt = 0; attempt < 120; attempt++) {
+          detail = await api(server.baseUrl, key, "GET", "/secrets/writer-0").catch(() =>
+            undefined
+          );
+          if (detail?.status === 200) break;
+          await pause(500);
+        }
+        assert.equal(detail?.status, 200, JSON.stringify(detail?.body));
+        for (const [set, keys] of acknowledged) {
+          assert.ok(keys.length > 0, `${set}: no write was acknowledged`);
+          const stored = (await api(server.baseUrl, key, "GET", `/secrets/${set}`)).body.keys;
+          const lost = keys.filter((name) => !stored.includes(name));
+          assert.deepEqual(lost, [], `${set}: acknowledged keys lost`);
+        }
+        assert.doesNotMatch(server.stderr(), /Uncaught|TypeError/);
+      })(),
+      TEST_TIMEOUT_MS,
+    ),
+});
+
+/** `GET path` outside /v1 (no key): its status. */
+async function statusOf(server: SpawnedServer, path: string): Promise<number> {
+  const root = server.baseUrl.replace(/\/v1$/, "");
+  const response = await fetch(`${root}${path}`, { signal: AbortSignal.timeout(20_000) });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Polls until `status` answers `wanted`, every 200 ms for at most `ms`; the last answer. */
+async function until(status: () => Promise<number>, wanted: number, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  let last = await status();
+  while (last !== wanted && Date.now() < deadline) {
+    await pause(200);
+    last = await status();
+  }
+  return last;
+}
+
+Deno.test({
+  name:
+    "postgres: while its connections are refused, requests answer 503 (never 500) and /readyz 503; back, /readyz 200; logged once each",
+  ignore: skipped(...postgres.needs),
+  fn: () =>
+    withDeadline(
+      (async () => {
+        await using database = await postgres.database();
+        const url = new URL(database.spec);
+        await using plug = tcpPlug({ hostname: url.hostname, port: Number(url.port) });
+        url.port = String(plug.port);
+        await using server = await spawnServer(url.toString());
+        const key = server.bootstrapKey!;
+        const write = { type: "secret", secrets: { A: "1" } };
+        assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 201);
+        assert.equal(await statusOf(server, "/readyz"), 200);
+
+        plug.pull();
+        assert.equal(await until(() => statusOf(server, "/readyz"), 503, 30_000), 503);
+        const refused = await api(server.baseUrl, key, "PUT", "/secrets/bot", write);
+        assert.equal(refused.status, 503, JSON.stringify(refused.body));
+        assert.equal(refused.body.code, "SERVICE_UNAVAILABLE");
+        assert.equal(refused.headers.get("retry-after"), "2");
+        assert.equal(await statusOf(server, "/healthz"), 200);
+
+        plug.putBack();
+        // The pool reconnects with its backoff: seconds at most.
+        assert.equal(await until(() => statusOf(server, "/readyz"), 200, 60_000), 200);
+        assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 200);
+        const log = server.stderr();
+        assert.equal(log.match(/"msg":"database unreachable"/g)?.length, 1, log);
+        assert.equal(log.match(/"msg":"database reachable again"/g)?.length, 1, log);
+        assert.doesNotMatch(log, /"status":500|"msg":"unexpected error"/);
+      })(),
+      TEST_TIMEOUT_MS,
+    ),
+});
