@@ -80,6 +80,14 @@ export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
   };
 }
 
+/** A loopback port nothing listens on now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
 /** Every file under `root` with its bytes, keyed by relative path: to compare a tree before and after. */
 export async function snapshot(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();

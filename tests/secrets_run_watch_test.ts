@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { MASK } from "../src/secrets/mask.ts";
+import { freePort } from "./helpers.ts";
 import { backendTest, spawnServer } from "./helpers_server.ts";
 import {
   runtimeKey,
@@ -244,14 +245,6 @@ backendTest(
     assert.ok(!alive(Number(second.text.split(" ")[1])), "the bot outlived voicebot");
   },
 );
-
-/** A port nothing listens on now. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 /** The bot behind a shell that forks it (`;` keeps dash from exec'ing it) and dies of SIGTERM. */
 const behindShell = ["sh", "-c", 'python3 -c "$0"; echo "the shell outlived its SIGTERM"', BOT];

@@ -85,6 +85,30 @@ const fileExists = (path: string) => {
 /** Where bash-completion keeps the helpers the bash completion tests load. */
 export const BASH_COMPLETION = "/usr/share/bash-completion/bash_completion";
 
+/** The newest Debian PostgreSQL's programs (initdb, pg_ctl), if installed. */
+export function postgresBin(): string | undefined {
+  try {
+    const versions = [...Deno.readDirSync("/usr/lib/postgresql")].map((entry) => entry.name)
+      .filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(a) - Number(b));
+    const bin = `/usr/lib/postgresql/${versions.at(-1)}/bin`;
+    return fileExists(`${bin}/initdb`) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `postgres` user's ids, from /etc/passwd: PostgreSQL runs as it when the tests run as root. */
+export function postgresUser(): { uid: number; gid: number } | undefined {
+  try {
+    const line = Deno.readTextFileSync("/etc/passwd").split("\n")
+      .find((entry) => entry.startsWith("postgres:"));
+    const [, , uid, gid] = line?.split(":") ?? [];
+    return line ? { uid: Number(uid), gid: Number(gid) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** deno.json's version, for the npm tarball's name. */
 function packageVersion(): string {
   const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
@@ -98,6 +122,21 @@ export const GROUPS = {
     missing: () =>
       env("VOICEBOT_TEST_POSTGRES_URL") ? undefined : "VOICEBOT_TEST_POSTGRES_URL is not set",
     howTo: (deno) =>
+      `VOICEBOT_TEST_POSTGRES_URL=postgres://USER:PASSWORD@127.0.0.1:5432/DATABASE ${deno} task test`,
+    runsOnCi: true,
+  },
+  "postgres-server": {
+    tests: "the tests that restart a PostgreSQL server of their own (tests/server_outage_test.ts)",
+    // What the PostgreSQL backend's tests need, and the server's own programs besides.
+    missing: () =>
+      (env("VOICEBOT_TEST_POSTGRES_URL") ? undefined : "VOICEBOT_TEST_POSTGRES_URL is not set") ??
+        (postgresBin() === undefined
+          ? "no PostgreSQL server programs under /usr/lib/postgresql"
+          : postgresUser() === undefined
+          ? "no postgres user to run PostgreSQL as"
+          : undefined),
+    howTo: (deno) =>
+      "install PostgreSQL (Debian: apt-get install postgresql), then " +
       `VOICEBOT_TEST_POSTGRES_URL=postgres://USER:PASSWORD@127.0.0.1:5432/DATABASE ${deno} task test`,
     runsOnCi: true,
   },
