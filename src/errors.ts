@@ -61,6 +61,9 @@ export class VoicebotError extends Error {
   }
 }
 
+/** The API did not answer: refused, reset, unreachable, or no answer in time. */
+export class ApiUnreachable extends VoicebotError {}
+
 /** Bad flags, arguments or configuration. Nothing has been changed. */
 export class UsageError extends VoicebotError {
   override readonly exitCode = ExitCode.Usage;

@@ -41,3 +41,11 @@ export function wrap(text: string, width: number, hang = 0): string[] {
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/** `30s`, `30m`, `12h`, `90d` in milliseconds; null for anything else. */
+export function durationMs(text: string): number | null {
+  const match = /^([1-9]\d{0,5})([smhd])$/.exec(text.trim());
+  if (!match) return null;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s"];
+  return Number(match[1]) * unit;
+}

@@ -14,7 +14,7 @@
  * @module
  */
 import { AuthError, UsageError } from "../errors.ts";
-import { openToOthers } from "../file_mode.ts";
+import { openToOthers, writePrivateFile } from "../file_mode.ts";
 import { ORGANIZATION_NAME } from "../secrets/names.ts";
 
 /** Where `voicebot cloud serve` listens by default. */
@@ -100,19 +100,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Writes the file atomically at mode 0600, creating its directory (0700) when needed. */
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const body = JSON.stringify(config, null, 2) + "\n";
-  try {
-    await Deno.writeTextFile(temp, body, { mode: 0o600, createNew: true });
-    // The mode option is filtered by the umask; chmod makes it exactly 0600.
-    if (Deno.build.os !== "windows") await Deno.chmod(temp, 0o600);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+  await writePrivateFile(path, JSON.stringify(config, null, 2) + "\n");
 }
 
 export type Source = "flag" | "env" | "config" | "default";

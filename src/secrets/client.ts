@@ -31,6 +31,7 @@
  */
 import type * as z from "zod/mini";
 import {
+  ApiUnreachable,
   AuthError,
   ConflictError,
   NotFoundError,
@@ -630,7 +631,7 @@ export class SecretsClient {
     const reason = timedOut
       ? `no answer within ${Math.round(this.#timeoutMs / 100) / 10} s`
       : describeConnectionFailure(error);
-    return new VoicebotError(`cannot reach the voicebot API at ${url} (${method}): ${reason}.`, {
+    return new ApiUnreachable(`cannot reach the voicebot API at ${url} (${method}): ${reason}.`, {
       hint: timedOut
         ? "raise the timeout with VOICEBOT_API_TIMEOUT=SECONDS, or check the server."
         : "is the server running? Check the URL with `voicebot cloud auth status` or pass --api-url.",

@@ -10,7 +10,7 @@ import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { databaseProblem, describeDatabase, hasPassword } from "../../server/database_url.ts";
 import { ORGANIZATION_NAME, SET_NAME } from "../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
-import { count } from "../../words.ts";
+import { count, durationMs } from "../../words.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
@@ -324,14 +324,6 @@ async function createKey(values: CreateKeyValues, database: string) {
         } -- COMMAND`,
     );
   }
-}
-
-/** `30s`, `30m`, `12h`, `90d` in milliseconds; null for anything else. */
-function durationMs(text: string): number | null {
-  const match = /^([1-9]\d{0,5})([smhd])$/.exec(text.trim());
-  if (!match) return null;
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s"];
-  return Number(match[1]) * unit;
 }
 
 async function listKeys(organization: string | undefined, database: string, json: boolean) {

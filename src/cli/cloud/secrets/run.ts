@@ -8,12 +8,15 @@ import { KEY_NAME, SET_NAME } from "../../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote } from "../../output.ts";
 import { ENV, timeoutMs } from "../connect.ts";
 import { checkWaitTimeout } from "./io.ts";
+import { durationMs } from "../../../words.ts";
 
 /** How long `--grace` gives a command by default; see docs/secrets.md on what a bot does then. */
 const DEFAULT_GRACE_SECONDS = 600;
 /** A question of `--watch` that takes longer than this counts as unanswered. */
 const WATCH_TIMEOUT_MS = 10_000;
 const USAGE = "`voicebot cloud secrets run NAME [NAME ...] -- COMMAND [ARGS ...]`";
+/** How old the values `--fallback` starts from may be, unless `--fallback-max-age` says. */
+const DEFAULT_FALLBACK_MAX_AGE = "3d";
 const isVariable = (name: string) => KEY_NAME.test(name);
 
 export default define({
@@ -93,6 +96,18 @@ export default define({
       type: "boolean",
       description: "Restart the command when the sets change (SIGTERM, then --grace)",
     },
+    fallback: {
+      type: "string",
+      metavar: "file",
+      description: "Keep the values read in this file, sealed with the runtime key (0600); " +
+        "start from it when the API cannot be reached",
+    },
+    "fallback-max-age": {
+      type: "string",
+      metavar: "age",
+      description:
+        `With --fallback: the oldest values it starts from (30m, 12h, 3d; default: ${DEFAULT_FALLBACK_MAX_AGE})`,
+    },
     interval: {
       type: "number",
       default: 10,
@@ -125,6 +140,7 @@ export default define({
     const dryRun = values["dry-run"] ?? false;
     const keepEnv = values["keep-env"] ?? [];
     const allowVars = values["allow-var"] ?? [];
+    const fallbackMaxAgeMs = durationMs(values["fallback-max-age"] ?? DEFAULT_FALLBACK_MAX_AGE);
     const problems = [
       // Not quoted: what was typed there may be a value.
       ...names.flatMap((name, i) =>
@@ -137,6 +153,13 @@ export default define({
       ...(values.interval > 0 ? [] : ["--interval must be more than 0 seconds"]),
       ...(values.grace >= 0 ? [] : ["--grace must be 0 seconds or more"]),
       ...(values.watch && dryRun ? ["--watch does not go with --dry-run"] : []),
+      ...(values["fallback-max-age"] !== undefined && values.fallback === undefined
+        ? ["--fallback-max-age goes with --fallback"]
+        : []),
+      ...(fallbackMaxAgeMs === null
+        ? ["--fallback-max-age takes an age such as 30m, 12h or 3d"]
+        : []),
+      ...(values.fallback !== undefined && dryRun ? ["--fallback does not go with --dry-run"] : []),
     ];
     if (problems.length) throw invalidArguments(problems, { hint: `${USAGE}.` });
     const waitMs = checkWaitTimeout(values["wait-timeout"]) * 1000;
@@ -169,12 +192,25 @@ export default define({
         values["key-file"] ? "--key-file" : run.RUNTIME_KEY_ENV
       }, or ask for a new one (it may be revoked or expired).`,
     });
-    // Whether the server offers runtime keys, asked without the key: it goes to no other.
-    await run.checkRuntimeOffered(client, baseUrl);
-    const sets = await run.readSets(client, names, {
-      timeoutMs: waitMs,
-      onWait: (name) => printNote(`Waiting for "${name}" to be ready...`),
-    });
+    const fallback = values.fallback === undefined ? undefined : {
+      path: values.fallback,
+      maxAgeMs: fallbackMaxAgeMs!,
+      context: { apiUrl: baseUrl, names },
+    };
+    const { keep, readOrFallback } = await import("../../../secrets/fallback.ts");
+    const sets = await readOrFallback(
+      async () => {
+        // Whether the server offers runtime keys, asked without the key: it goes to no other.
+        await run.checkRuntimeOffered(client, baseUrl);
+        return await run.readSets(client, names, {
+          timeoutMs: waitMs,
+          onWait: (name) => printNote(`Waiting for "${name}" to be ready...`),
+        });
+      },
+      fallback,
+      apiKey,
+      printNote,
+    );
     const options = { keepEnv, allowVars };
     const child = run.childEnvironment(Deno.env.toObject(), sets, options);
 
@@ -203,7 +239,12 @@ export default define({
         child,
         {
           intervalMs: values.interval * 1000,
-          environmentOf: (sets) => run.childEnvironment(Deno.env.toObject(), sets, options),
+          environmentOf: (sets) => {
+            const environment = run.childEnvironment(Deno.env.toObject(), sets, options);
+            // New values: kept for the next start without the API.
+            if (fallback) void keep(fallback, apiKey, sets, printNote);
+            return environment;
+          },
           say: printNote,
           signal: watching.signal,
         },
