@@ -10,7 +10,7 @@ import { createApp } from "../src/server/app.ts";
 import type { LogEntry } from "../src/server/log.ts";
 import type { Storage } from "../src/server/storage/types.ts";
 import { ownPostgres } from "./helpers_postgres_server.ts";
-import { tcpPlug } from "./helpers_proxy.ts";
+import { type TcpPlug, tcpPlug } from "./helpers_proxy.ts";
 import {
   api,
   BACKENDS,
@@ -105,6 +105,16 @@ const TEST_TIMEOUT_MS = 120_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A server on the suite's PostgreSQL (a fresh schema) through a TCP plug: `fn`'s to pull. */
+async function behindPlug(fn: (server: SpawnedServer, plug: TcpPlug) => Promise<void>) {
+  await using database = await postgres.database();
+  const url = new URL(database.spec);
+  await using plug = tcpPlug({ hostname: url.hostname, port: Number(url.port) });
+  url.port = String(plug.port);
+  await using server = await spawnServer(url.toString());
+  await fn(server, plug);
+}
+
 /**
  * Writers, each to its own set, a new key a write, while `disrupt(round)` is done to the database
  * for ROUNDS rounds: the server must be alive after each, answer no 500, serve again once the
@@ -160,17 +170,14 @@ Deno.test({
   fn: () =>
     withDeadline(
       (async () => {
-        await using database = await postgres.database();
-        const url = new URL(database.spec);
-        await using plug = tcpPlug({ hostname: url.hostname, port: Number(url.port) });
-        url.port = String(plug.port);
-        await using server = await spawnServer(url.toString());
-        await underWrites(server, async (round) => {
-          if (round % 2 === 0) return plug.cut();
-          plug.pull();
-          await pause(500);
-          plug.putBack();
-        });
+        await behindPlug((server, plug) =>
+          underWrites(server, async (round) => {
+            if (round % 2 === 0) return plug.cut();
+            plug.pull();
+            await pause(500);
+            plug.putBack();
+          })
+        );
       })(),
       TEST_TIMEOUT_MS,
     ),
@@ -222,32 +229,29 @@ Deno.test({
   fn: () =>
     withDeadline(
       (async () => {
-        await using database = await postgres.database();
-        const url = new URL(database.spec);
-        await using plug = tcpPlug({ hostname: url.hostname, port: Number(url.port) });
-        url.port = String(plug.port);
-        await using server = await spawnServer(url.toString());
-        const key = server.bootstrapKey!;
-        const write = { type: "secret", secrets: { A: "1" } };
-        assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 201);
-        assert.equal(await statusOf(server, "/readyz"), 200);
+        await behindPlug(async (server, plug) => {
+          const key = server.bootstrapKey!;
+          const write = { type: "secret", secrets: { A: "1" } };
+          assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 201);
+          assert.equal(await statusOf(server, "/readyz"), 200);
 
-        plug.pull();
-        assert.equal(await until(() => statusOf(server, "/readyz"), 503, 30_000), 503);
-        const refused = await api(server.baseUrl, key, "PUT", "/secrets/bot", write);
-        assert.equal(refused.status, 503, JSON.stringify(refused.body));
-        assert.equal(refused.body.code, "SERVICE_UNAVAILABLE");
-        assert.equal(refused.headers.get("retry-after"), "2");
-        assert.equal(await statusOf(server, "/healthz"), 200);
+          plug.pull();
+          assert.equal(await until(() => statusOf(server, "/readyz"), 503, 30_000), 503);
+          const refused = await api(server.baseUrl, key, "PUT", "/secrets/bot", write);
+          assert.equal(refused.status, 503, JSON.stringify(refused.body));
+          assert.equal(refused.body.code, "SERVICE_UNAVAILABLE");
+          assert.equal(refused.headers.get("retry-after"), "2");
+          assert.equal(await statusOf(server, "/healthz"), 200);
 
-        plug.putBack();
-        // The pool reconnects with its backoff: seconds at most.
-        assert.equal(await until(() => statusOf(server, "/readyz"), 200, 60_000), 200);
-        assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 200);
-        const log = server.stderr();
-        assert.equal(log.match(/"msg":"database unreachable"/g)?.length, 1, log);
-        assert.equal(log.match(/"msg":"database reachable again"/g)?.length, 1, log);
-        assert.doesNotMatch(log, /"status":500|"msg":"unexpected error"/);
+          plug.putBack();
+          // The pool reconnects with its backoff: seconds at most.
+          assert.equal(await until(() => statusOf(server, "/readyz"), 200, 60_000), 200);
+          assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 200);
+          const log = server.stderr();
+          assert.equal(log.match(/"msg":"database unreachable"/g)?.length, 1, log);
+          assert.equal(log.match(/"msg":"database reachable again"/g)?.length, 1, log);
+          assert.doesNotMatch(log, /"status":500|"msg":"unexpected error"/);
+        });
       })(),
       TEST_TIMEOUT_MS,
     ),
