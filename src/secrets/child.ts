@@ -136,7 +136,7 @@ export class Child {
       while (this.#groupAlive() && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
       }
-      this.signal("SIGKILL");
+      if (this.#groupAlive()) this.signal("SIGKILL");
       return first;
     }
     const tree = await descendantsOf(this.pid);

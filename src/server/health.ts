@@ -70,7 +70,14 @@ export class DatabaseHealth {
     if (this.#downSince !== undefined) return;
     this.#downSince = this.clock();
     this.logger({ level: "error", msg: "database unreachable", error: describe(error) });
-    const probe = setInterval(() => void this.ready(), PROBE_MS);
+    // One ping at a time: while the pool waits out its reconnection backoff, a ping may outlast
+    // the interval, and pings piling up would only queue more queries.
+    let pinging = false;
+    const probe = setInterval(() => {
+      if (pinging) return;
+      pinging = true;
+      void this.ready().finally(() => pinging = false);
+    }, PROBE_MS);
     // The probe never keeps a stopping process alive.
     Deno.unrefTimer(probe);
     this.#probe = probe;
