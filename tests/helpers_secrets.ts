@@ -201,8 +201,8 @@ export function startCli(args: string[], env: Record<string, string>): RunningCl
   });
   // The CLI and every process under it (a command `secrets run` started leads a session of its
   // own, which outlives a SIGKILL of voicebot): a test leaves nothing running.
-  const kill = async () => {
-    const tree = await descendantsOf(child.pid);
+  const kill = () => {
+    const tree = descendantsOf(child.pid);
     for (const pid of [child.pid, ...tree]) {
       try {
         Deno.kill(pid, "SIGKILL");
@@ -223,12 +223,12 @@ export function startCli(args: string[], env: Record<string, string>): RunningCl
         throw new Error(`${error.message}\nstdout:\n${lines.join("\n")}\nstderr:\n${stderr}`);
       }),
     status: (ms = 20_000) =>
-      withDeadline(ended, ms).catch(async (error) => {
-        await kill();
+      withDeadline(ended, ms).catch((error) => {
+        kill();
         throw error;
       }),
     async [Symbol.asyncDispose]() {
-      await kill();
+      kill();
       await ended;
     },
   };

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { MASK } from "../src/secrets/mask.ts";
 import { freePort } from "./helpers.ts";
+import { skipped } from "./skips.ts";
 import { backendTest, spawnServer } from "./helpers_server.ts";
 import {
   runtimeKey,
@@ -272,6 +273,35 @@ Deno.test("secrets run --watch: a restart ends the command's whole tree, though 
   assert.equal(running.lines.at(-1), "stopped");
   assert.ok(!alive(Number(second.text.split(" ")[1])), "the bot outlived voicebot");
   assert.doesNotMatch(running.lines.join("\n"), /outlived its SIGTERM/);
+});
+
+/** The parent of a process, from /proc. */
+function parentOf(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+Deno.test({
+  name:
+    "secrets run on a terminal: stopped with SIGTERM, it ends what its command started too, though the command's shell dies alone",
+  ignore: skipped("tmux"),
+  fn: async () => {
+    await using session = await startSession();
+    await put(session, "bot", { A: VALUES.first });
+    const key = await runtimeKey(session, ["bot"]);
+    await using tty = await terminal(
+      ["cloud", "secrets", "run", "bot", "--grace", "10", "--", ...behindShell],
+      cliEnv(session, key),
+    );
+    const bot = Number(/ready (\d+) /.exec(await tty.waitFor(/ready \d+ /))![1]);
+    // The bot's parent is the shell, whose parent is voicebot.
+    const voicebot = parentOf(parentOf(bot));
+    Deno.kill(voicebot, "SIGTERM");
+    assert.equal(await tty.exitCode(30_000), 128 + 15);
+    assert.ok(!alive(bot), "the bot outlived voicebot");
+    const screen = await tty.screen();
+    assert.match(screen, /stopped/, `the bot had SIGTERM and its grace:\n${screen}`);
+  },
 });
 
 Deno.test("secrets run --watch: a process the command leaves holding its output never closes voicebot's own; the next command's output and status come through", async () => {

@@ -35,6 +35,8 @@ export class Child {
   readonly #process: Deno.ChildProcess;
   /** It leads a process group, whose id is its pid. */
   readonly #grouped: boolean;
+  /** Outside a group: the processes it had started when it was signalled. */
+  readonly #started = new Set<number>();
 
   private constructor(
     process: Deno.ChildProcess,
@@ -96,8 +98,12 @@ export class Child {
     return this.#process.pid;
   }
 
-  /** Sends it a signal (every process of its group, when it leads one), unless it has ended. */
+  /**
+   * Sends it a signal (every process of its group, when it leads one), unless it has ended.
+   * Outside a group, what it started is noted first: its end would hand them to init.
+   */
   signal(signal: Deno.Signal): void {
+    if (!this.#grouped) { for (const pid of descendantsOf(this.pid)) this.#started.add(pid); }
     try {
       if (this.#grouped) Deno.kill(-this.pid, signal);
       else this.#process.kill(signal);
@@ -106,14 +112,9 @@ export class Child {
     }
   }
 
-  /** Whether a process of its group is still running (SIGCONT: harmless to a running one). */
+  /** Whether a process of its group is still running. */
   #groupAlive(): boolean {
-    try {
-      Deno.kill(-this.pid, "SIGCONT");
-      return true;
-    } catch {
-      return false;
-    }
+    return isRunning(-this.pid);
   }
 
   /** SIGTERM, then `endWithin(graceMs)`. */
@@ -129,25 +130,34 @@ export class Child {
    */
   async endWithin(graceMs: number): Promise<Deno.CommandStatus> {
     const deadline = Date.now() + graceMs;
-    const first = await orLate(this.ended, graceMs);
+    // Outside a group of its own (on a terminal), what it started: noted when it was signalled,
+    // and found now, before its end hands them to init.
+    const started = this.#grouped
+      ? []
+      : [...new Set([...this.#started, ...descendantsOf(this.pid)])];
+    // The command itself, not its output: what it started may hold that open meanwhile.
+    const first = await orLate(this.#process.status, graceMs);
     if (first !== "late") {
-      if (!this.#grouped) return first;
-      // The command has ended; what it started has what is left of the grace.
-      while (this.#groupAlive() && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+      // The command has ended; what it started has what is left of the grace, its output passed
+      // on as it ends.
+      if (this.#grouped) {
+        while (this.#groupAlive() && Date.now() < deadline) await pause(GROUP_POLL_MS);
+        if (this.#groupAlive()) this.signal("SIGKILL");
+        return await this.ended;
       }
-      if (this.#groupAlive()) this.signal("SIGKILL");
-      return first;
+      // Orphans now: SIGTERM, as their group would have had it, then SIGKILL at the grace's end.
+      let left = started.filter(isRunning);
+      for (const pid of left) signalProcess(pid, "SIGTERM");
+      while (left.length && Date.now() < deadline) {
+        await pause(GROUP_POLL_MS);
+        left = left.filter(isRunning);
+      }
+      for (const pid of left) signalProcess(pid, "SIGKILL");
+      return await this.ended;
     }
-    const tree = await descendantsOf(this.pid);
+    const tree = descendantsOf(this.pid);
     this.signal("SIGKILL");
-    for (const pid of tree) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Ended meanwhile.
-      }
-    }
+    for (const pid of tree) signalProcess(pid, "SIGKILL");
     return await this.ended;
   }
 }
@@ -161,6 +171,27 @@ function writerTo(file: typeof Deno.stdout): WritableStream<Uint8Array> {
       }
     },
   });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends `signal` to one process, unless it has ended. */
+function signalProcess(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(pid, signal);
+  } catch {
+    // Ended meanwhile.
+  }
+}
+
+/** Whether a process is still running (SIGCONT: harmless to a running one). */
+function isRunning(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What `promise` gives, or "late" after `ms`; the timer ends with it either way. */
@@ -192,16 +223,22 @@ function notStarted(program: string, error: unknown): CommandNotStarted {
 }
 
 /**
- * The processes below `pid`, from /proc (Linux): `uv run` starts Python as its own child, which a
+ * The processes below `pid`, from /proc (Linux), read at once (a signal handler asks it just before
+ * a signal that may end `pid`): `uv run` starts Python as its own child, which a
  * SIGKILL of uv would leave running, holding the bot's port. Elsewhere, none are known.
  */
-export async function descendantsOf(pid: number): Promise<number[]> {
+export function descendantsOf(pid: number): number[] {
   if (Deno.build.os !== "linux") return [];
   const children = new Map<number, number[]>();
   try {
-    for await (const entry of Deno.readDir("/proc")) {
+    for (const entry of Deno.readDirSync("/proc")) {
       if (!/^\d+$/.test(entry.name)) continue;
-      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+      let stat = "";
+      try {
+        stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      } catch {
+        // Ended meanwhile.
+      }
       // "pid (name) state ppid ...": the name may hold spaces and parentheses; the parent's pid
       // is the second field after its last ")".
       const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
