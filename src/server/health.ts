@@ -3,7 +3,7 @@
  * outage begins with the first storage call that finds the database unreachable, or a failed
  * ping; it is logged once, then a ping every PROBE_MS looks for its end, which is logged once too.
  */
-import type { Logger } from "./log.ts";
+import { errorText, type Logger } from "./log.ts";
 import type { Storage } from "./storage/types.ts";
 import { isDatabaseUnavailable } from "./storage/unavailable.ts";
 
@@ -50,7 +50,7 @@ export class DatabaseHealth {
       // An error that is not the database's absence (a broken schema, say) is no outage, but the
       // server is no more ready for it.
       if (!this.unavailable(error)) {
-        this.logger({ level: "error", msg: "ping failed", error: describe(error) });
+        this.logger({ level: "error", msg: "ping failed", error: errorText(error) });
       }
       return false;
     } finally {
@@ -69,7 +69,7 @@ export class DatabaseHealth {
   #down(error: unknown): void {
     if (this.#downSince !== undefined) return;
     this.#downSince = this.clock();
-    this.logger({ level: "error", msg: "database unreachable", error: describe(error) });
+    this.logger({ level: "error", msg: "database unreachable", error: errorText(error) });
     // One ping at a time: while the pool waits out its reconnection backoff, a ping may outlast
     // the interval, and pings piling up would only queue more queries.
     let pinging = false;
@@ -90,8 +90,4 @@ export class DatabaseHealth {
     this.close();
     this.logger({ level: "info", msg: "database reachable again", downForMs });
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -12,7 +12,7 @@
  * listens on the same port, RELISTEN_FIRST_MS later, retrying with doubling delays up to
  * RELISTEN_MAX_MS until it can. Connections that arrive in between are refused.
  */
-import type { Logger } from "./log.ts";
+import { errorText, type Logger } from "./log.ts";
 
 /** How long after a failed accept the server listens again; doubled after each failed try. */
 export const RELISTEN_FIRST_MS = 10;
@@ -112,6 +112,3 @@ export function listen(
     },
   };
 }
-
-const errorText = (error: unknown) =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -74,6 +74,10 @@ export function stderrLogger(): Logger {
 
 export const silentLogger: Logger = () => {};
 
+/** An error as a log line shows it: its name and message, never its stack. */
+export const errorText = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
 /**
  * The access line as `JSON.stringify` would write it with the time first, built from its fixed
  * fields: a line a request, where the generic pass over an object costs three times as much.

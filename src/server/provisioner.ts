@@ -9,7 +9,7 @@
 import type { DatabaseHealth } from "./health.ts";
 import type { ProvisionerOptions } from "./config.ts";
 import { credentialsContext, type Vault } from "./crypto.ts";
-import type { Logger } from "./log.ts";
+import { errorText, type Logger } from "./log.ts";
 import type { PendingSet, ProvisionResult, Storage } from "./storage/types.ts";
 import { isEncodedUserPassword, isRegistryHost } from "../secrets/registry.ts";
 
@@ -99,7 +99,7 @@ export class Provisioner {
       // The database may be away for a moment (its outage is logged once, by the health); the
       // next round tries again.
       if (!this.health?.unavailable(error)) {
-        this.logger({ level: "warn", msg: "provisioning round failed", error: describe(error) });
+        this.logger({ level: "warn", msg: "provisioning round failed", error: errorText(error) });
       }
       return false;
     }
@@ -129,7 +129,7 @@ export class Provisioner {
         level: "error",
         msg: "stored credentials do not decrypt",
         set: set.name,
-        error: describe(error),
+        error: errorText(error),
       });
       return {
         status: "failed",
@@ -144,8 +144,4 @@ export class Provisioner {
     }
     return { status: "ready" };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

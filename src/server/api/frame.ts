@@ -7,7 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { redactApiKeys } from "../crypto.ts";
 import { ApiError, tooLarge } from "../errors.ts";
 import { type DatabaseHealth, RETRY_AFTER_SECONDS } from "../health.ts";
-import type { Logger, RequestEntry } from "../log.ts";
+import { errorText, type Logger, type RequestEntry } from "../log.ts";
 import { RUNTIME_PREFIX } from "./gate.ts";
 
 /**
@@ -45,7 +45,7 @@ export function errorAnswer(
       level: "error",
       msg: "unexpected error",
       requestId,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error: errorText(error),
     });
   }
   return errorResponse(apiError);
