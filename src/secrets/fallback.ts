@@ -53,8 +53,9 @@ export async function saveFallback(
 }
 
 /**
- * The sets `path` holds and when they were read, if it is a fallback file for `context` that this
- * runtime key opens and no older than `maxAgeMs`; else a VoicebotError that says which it is not.
+ * The sets `path` holds and how long ago they were read, if it is a fallback file for `context`
+ * that this runtime key opens and no older than `maxAgeMs`; else a VoicebotError that says which
+ * it is not.
  */
 export async function loadFallback(
   path: string,
@@ -62,7 +63,7 @@ export async function loadFallback(
   context: FallbackContext,
   maxAgeMs: number,
   now = Date.now(),
-): Promise<{ sets: SetValues[]; savedAt: number }> {
+): Promise<{ sets: SetValues[]; ageMs: number }> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
@@ -73,10 +74,9 @@ export async function loadFallback(
   if (openToOthers(info) !== undefined) {
     throw unusable(path, "can be read by others", `run \`chmod 600 ${path}\`.`);
   }
-  let file: Record<string, unknown>;
   let salt: Uint8Array<ArrayBuffer>, iv: Uint8Array<ArrayBuffer>, sealed: Uint8Array<ArrayBuffer>;
   try {
-    file = JSON.parse(await Deno.readTextFile(path));
+    const file = JSON.parse(await Deno.readTextFile(path));
     if (file.format !== FORMAT) throw new Error("not a fallback file");
     [salt, iv, sealed] = [file.salt, file.iv, file.sealed].map((field) =>
       Uint8Array.fromBase64(String(field)) as Uint8Array<ArrayBuffer>
@@ -98,15 +98,15 @@ export async function loadFallback(
       "does not open with this runtime key for these sets at this API URL (or it was changed)",
     );
   }
-  const age = Math.max(0, now - saved.savedAt);
-  if (age > maxAgeMs) {
+  const ageMs = Math.max(0, now - saved.savedAt);
+  if (ageMs > maxAgeMs) {
     throw unusable(
       path,
-      `holds values read ${ago(age)} ago, more than --fallback-max-age allows`,
+      `holds values read ${ago(ageMs)} ago, more than --fallback-max-age allows`,
       "raise --fallback-max-age if values that old may still serve, or bring the API back.",
     );
   }
-  return saved;
+  return { sets: saved.sets, ageMs };
 }
 
 /** How long ago, in the largest whole unit: `40 s`, `12 min`, `5 h`, `3 d`. */
@@ -176,7 +176,7 @@ export async function readOrFallback(
     });
     say(
       `The API cannot be reached: starting from ${path}, with the values read ${
-        ago(Math.max(0, now() - saved.savedAt))
+        ago(saved.ageMs)
       } ago.`,
     );
     return saved.sets;

@@ -234,9 +234,7 @@ export function putRequestSchemaFor(body: unknown): z.ZodType<PutSecretSetReques
     return SingleSecretRequest;
   }
   // `isImagePullSecret: false` beside `secrets` is a secret set, checked as one.
-  if (
-    "isImagePullSecret" in fields && (fields.isImagePullSecret !== false || !("secrets" in fields))
-  ) {
+  if ("isImagePullSecret" in fields && (flag !== false || !("secrets" in fields))) {
     return ImagePullSecretRequest;
   }
   const secrets = fields.secrets;

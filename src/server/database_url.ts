@@ -59,9 +59,11 @@ export function hasPassword(database: string): boolean {
  * password hidden.
  */
 export function describeDatabase(database: string): string {
-  if (!isPostgresUrl(database) && !URL_SCHEME.test(database)) return database;
-  const url = isPostgresUrl(database) ? parsePostgresUrl(database) : parseUrl(database);
-  if (!url) return `${URL_SCHEME.exec(database)?.[1] ?? "postgres"}://(unparsable URL)`;
+  const postgres = isPostgresUrl(database);
+  const scheme = URL_SCHEME.exec(database)?.[1];
+  if (!postgres && scheme === undefined) return database;
+  const url = postgres ? parsePostgresUrl(database) : parseUrl(database);
+  if (!url) return `${scheme ?? "postgres"}://(unparsable URL)`;
   if (url.password) url.password = "***";
   for (const name of new Set(url.searchParams.keys())) {
     if (isPasswordParameter(name)) url.searchParams.set(name, "***");
