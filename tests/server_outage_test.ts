@@ -20,6 +20,7 @@ import {
   testApp,
   withDeadline,
 } from "./helpers_server.ts";
+import { waitFor } from "./helpers_secrets.ts";
 import { skipped } from "./skips.ts";
 
 /** `storage` as a database that refuses every connection while `down()` says so. */
@@ -153,7 +154,7 @@ async function underWrites(server: SpawnedServer, disrupt: (round: number) => Pr
   assert.deepEqual([...statuses].filter((status) => status >= 500), [503], "never a 500");
 
   // Back to serving once the database is reachable (the pool reconnects with its backoff).
-  assert.equal(await until(() => statusOf(server, "/readyz"), 200, 60_000), 200);
+  await answers(server, "/readyz", 200, 60_000);
   for (const [set, keys] of acknowledged) {
     assert.ok(keys.length > 0, `${set}: no write was acknowledged`);
     const stored = (await api(server.baseUrl, key, "GET", `/secrets/${set}`)).body.keys;
@@ -211,16 +212,13 @@ async function statusOf(server: SpawnedServer, path: string): Promise<number> {
   return response.status;
 }
 
-/** Polls until `status` answers `wanted`, every 200 ms for at most `ms`; the last answer. */
-async function until(status: () => Promise<number>, wanted: number, ms: number): Promise<number> {
-  const deadline = Date.now() + ms;
-  let last = await status();
-  while (last !== wanted && Date.now() < deadline) {
-    await pause(200);
-    last = await status();
-  }
-  return last;
-}
+/** Waits, bounded by `ms`, until `GET path` answers `wanted`; throws if it never does. */
+const answers = (server: SpawnedServer, path: string, wanted: number, ms: number) =>
+  waitFor(
+    `${path} answering ${wanted}`,
+    async () => await statusOf(server, path) === wanted || undefined,
+    ms,
+  );
 
 Deno.test({
   name:
@@ -236,7 +234,7 @@ Deno.test({
           assert.equal(await statusOf(server, "/readyz"), 200);
 
           plug.pull();
-          assert.equal(await until(() => statusOf(server, "/readyz"), 503, 30_000), 503);
+          await answers(server, "/readyz", 503, 30_000);
           const refused = await api(server.baseUrl, key, "PUT", "/secrets/bot", write);
           assert.equal(refused.status, 503, JSON.stringify(refused.body));
           assert.equal(refused.body.code, "SERVICE_UNAVAILABLE");
@@ -245,7 +243,7 @@ Deno.test({
 
           plug.putBack();
           // The pool reconnects with its backoff: seconds at most.
-          assert.equal(await until(() => statusOf(server, "/readyz"), 200, 60_000), 200);
+          await answers(server, "/readyz", 200, 60_000);
           assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 200);
           const log = server.stderr();
           assert.equal(log.match(/"msg":"database unreachable"/g)?.length, 1, log);
