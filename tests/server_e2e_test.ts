@@ -392,13 +392,13 @@ backendTest(
   },
 );
 
+/** `voicebot cloud serve ARGS` run in `cwd`, where a database taken for a file would be made. */
+const serveIn = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+  voicebot(["cloud", "serve", ...args], { cwd, env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env } });
+
 Deno.test("a database URL's password never shows, in its query either; a POSTGRES:// URL in any case is PostgreSQL", async () => {
   await using dir = await tempDir();
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    voicebot(["cloud", "serve", ...args], {
-      cwd: dir.path,
-      env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
-    });
+  const run = (args: string[], env: Record<string, string> = {}) => serveIn(dir.path, args, env);
   // Nothing listens on port 1: the error describes the URL, with its query's password hidden.
   const inQuery = "postgres://voicebot@127.0.0.1:1/db?sslmode=disable&password=hunter2-query";
   for (const args of [["--port", "0"], ["create-key", "-o", "acme"], ["list-keys", "-o", "a"]]) {
@@ -441,11 +441,7 @@ Deno.test("a database URL's password never shows, in its query either; a POSTGRE
 
 Deno.test("a database written as a URL of another scheme is refused, naming the scheme: no file, no password shown", async () => {
   await using dir = await tempDir();
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    voicebot(["cloud", "serve", ...args], {
-      cwd: dir.path,
-      env: { VOICEBOT_MASTER_KEY: MASTER_KEY, ...env },
-    });
+  const run = (args: string[], env: Record<string, string> = {}) => serveIn(dir.path, args, env);
   const typo = "postgress://voicebot:hunter2@127.0.0.1/db";
   const cases: [string[], Record<string, string>, RegExp][] = [
     [
