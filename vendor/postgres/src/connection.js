@@ -253,10 +253,11 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
 
   function nextWrite(fn) {
     // voicebot's patch (vendor/postgres/README.md): the connection closed before a write that
-    // setImmediate put off, and closed() set socket to null. Unpatched, socket.write throws from
-    // the immediate, outside any caller's reach, and the process ends. What was to be written
-    // goes, and the queries that waited on it fail as on any closed connection.
-    if (socket === null) {
+    // setImmediate put off, and closed() set socket to null, or the server ended it and the socket
+    // takes no more writes. Unpatched, socket.write throws from the immediate, outside any
+    // caller's reach, and the process ends. What was to be written goes, and the queries that
+    // waited on it fail as on any closed connection.
+    if (socket === null || !socket.writable) {
       chunk = nextWriteTimer = null
       error(Errors.connection('CONNECTION_CLOSED', options))
       return false
