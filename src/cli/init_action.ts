@@ -9,7 +9,14 @@ import { relative } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { andList, count, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
-import { isInteractive, printJson, printNote, printSuccess, printWarning } from "./output.ts";
+import {
+  isInteractive,
+  printInterrupted,
+  printJson,
+  printNote,
+  printSuccess,
+  printWarning,
+} from "./output.ts";
 import { givenAnswers, type ScaffoldValues } from "./scaffold_options.ts";
 
 /** `init`'s options as gunshi names them, and its directory. */
@@ -128,6 +135,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
 
 function report(result: InitResult) {
   const where = relative(Deno.cwd(), result.root) || ".";
+  printInterrupted(result.interrupted, where);
   if (result.ignored.length > 0) {
     printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
   }

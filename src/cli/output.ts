@@ -1,5 +1,6 @@
 /** Data goes to stdout, diagnostics to stderr. Colours go through `%c`, which honours NO_COLOR. */
 import type { EnvVar } from "./help.ts";
+import type { Interrupted } from "../init/writer.ts";
 
 /** Every command's messages are coloured on a terminal: each help names this variable. */
 export const NO_COLOR: EnvVar = ["NO_COLOR", "Set (to anything): no colours in messages"];
@@ -41,4 +42,24 @@ export function isInteractive(): boolean {
 /** Pretty JSON on stdout, for `--json` and `--dry-run`. */
 export function printJson(value: unknown) {
   console.log(JSON.stringify(value, null, 2));
+}
+
+/** Earlier writes in `where` that were stopped part-way (a kill, a power cut), which a run undid. */
+export function printInterrupted(interrupted: readonly Interrupted[], where: string) {
+  for (const { folder, undone, left } of interrupted) {
+    if (left.length > 0) {
+      printWarning(
+        `an earlier voicebot run in ${where} was stopped while it wrote, and not all of it could be undone; check these paths:`,
+      );
+      for (const path of left) console.error(`  - ${path}`);
+    } else if (undone > 0) {
+      printNote(
+        `An earlier voicebot run in ${where} was stopped while it wrote; the ${undone} file${
+          undone === 1 ? " it had" : "s it had"
+        } changed ${undone === 1 ? "is" : "are"} put back as ${
+          undone === 1 ? "it was" : "they were"
+        }.`,
+      );
+    } else printNote(`Removed ${folder}, which an earlier voicebot run in ${where} left behind.`);
+  }
 }

@@ -6,7 +6,15 @@ import { VERSION } from "../version.ts";
 import { isInteractive } from "./prompt.ts";
 import { relative } from "../paths.ts";
 import { shellQuote } from "../words.ts";
-import { NO_COLOR, printJson, printNote, printSuccess, printWarning } from "./output.ts";
+import { shown } from "../init/file_form.ts";
+import {
+  NO_COLOR,
+  printInterrupted,
+  printJson,
+  printNote,
+  printSuccess,
+  printWarning,
+} from "./output.ts";
 import { givenAnswers, SCAFFOLD_ARGS } from "./scaffold_options.ts";
 
 /** Where Pipecat says what changed in each release, for the user's own code. */
@@ -76,6 +84,7 @@ export default define({
     });
     const changed = changesSomething(result);
     const diff = dryRun ? await diffOf(result) : undefined;
+    if (!values.json) printInterrupted(result.interrupted, placeOf(result));
     if (values.json) printJson(asJson(result, diff));
     else {
       if (diff !== undefined && diff.length > 0) {
@@ -108,6 +117,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     ]);
   const request = { cwd: Deno.cwd(), dir, flags: {}, write: false, overwriteGuide };
   const recorded = await updateProject(request);
+  printInterrupted(recorded.interrupted, placeOf(recorded));
   const flags = await askUpdate(prompt, recorded.config, {
     dir: whereOf(recorded),
     action: `Update it to voicebot ${VERSION}`,
@@ -137,8 +147,18 @@ const SAID: Record<FileChange["outcome"], [string, string?]> = {
   removed: ["removed", "no longer part of the project; you had not edited it"],
   "kept-edited": ["kept", "no longer part of the project, but you edited it"],
   "kept-deleted": ["not restored", "you deleted it; voicebot's version has changed since"],
-  "kept-yours": ["kept", "yours: this version of voicebot has a file here too, not written"],
+  "kept-yours": ["kept", "yours; voicebot has its own version of it, not written"],
+  linked: ["linked", "a link voicebot does not follow; left as it is"],
 };
+
+/** What a link voicebot left would have been, in the report's words. */
+function wouldHave(outcome: FileChange["outcome"]): string {
+  return outcome === "added"
+    ? "written"
+    : outcome === "conflict"
+    ? "merged, with conflicts"
+    : outcome;
+}
 
 /** What was done, or would be: the changes, then how the run ended. */
 function report(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
@@ -173,10 +193,11 @@ function reportChanges(result: UpdateResult, heading: string) {
   }
   const width = Math.max(0, ...result.changes.map((change) => SAID[change.outcome][0].length));
   for (const change of result.changes) {
-    const [word, why] = SAID[change.outcome];
-    const places = change.conflicts
+    const [word] = SAID[change.outcome];
+    const places = change.conflicts && !change.aside
       ? ` (${change.conflicts} place${change.conflicts === 1 ? "" : "s"})`
       : "";
+    const why = whyOf(change);
     printNote(`  ${word.padEnd(width)}  ${change.path}${places}${why ? `: ${why}` : ""}`);
   }
   if (result.from.pipecat && result.to.pipecat && result.from.pipecat !== result.to.pipecat) {
@@ -185,6 +206,25 @@ function reportChanges(result: UpdateResult, heading: string) {
     );
   }
   reportGuides(result);
+}
+
+/** What the report says after a change's path. */
+function whyOf(change: FileChange): string | undefined {
+  const { link, aside, would } = change;
+  if (aside) {
+    return `not text, and changed by you and by voicebot; yours is untouched, voicebot's is written beside it as ${aside}`;
+  }
+  if (link && !link.followed) {
+    return `a link to ${link.to}, which is not a file inside the project; left as it is (voicebot would have ${
+      wouldHave(would!)
+    } it)`;
+  }
+  const [, why] = SAID[change.outcome];
+  if (link) return `a link to ${link.to}, ${change.outcome} there${why ? `; ${why}` : ""}`;
+  if (change.outcome === "kept-yours") {
+    return `yours; voicebot has its own ${change.path}, not written now nor at any later update, until you remove yours`;
+  }
+  return why;
 }
 
 /** The last line: nothing to do, nothing written, written, or written with conflicts. */
@@ -210,10 +250,23 @@ function reportEnd(result: UpdateResult, mode: "dry-run" | "check" | "write", ch
     );
   } else if (conflicted.length === 0) printSuccess(`Updated ${place}.`);
   else {
+    const marked = conflicted.filter((c) => !c.aside).map((c) => c.path);
+    const ways = [
+      ...(marked.length > 0
+        ? [
+          `in ${
+            marked.length === 1 ? marked[0] : `each of ${marked.join(", ")}`
+          }, keep the lines you want between \`<<<<<<< yours\` and \`>>>>>>> voicebot ${result.to.version}\`, delete the marker lines, then run update again`,
+        ]
+        : []),
+      ...conflicted.filter((c) => c.aside).map((c) =>
+        `compare ${c.path} with ${c.aside}, keep what you want in ${c.path}, and delete ${c.aside}`
+      ),
+    ];
     printWarning(
-      `updated ${place}, with conflicts in ${
-        conflicted.map((c) => c.path).join(", ")
-      }: in each, keep the lines you want between \`<<<<<<< yours\` and \`>>>>>>> voicebot ${result.to.version}\`, delete the marker lines, then run update again.`,
+      `updated ${place}, with conflicts in ${conflicted.map((c) => c.path).join(", ")}: ${
+        ways.join("; ")
+      }.`,
     );
   }
 }
@@ -245,18 +298,31 @@ function reportGuides(result: UpdateResult) {
 /** The unified diff of each file that would change, the record's too; the kept base is left out. */
 async function diffOf(result: UpdateResult): Promise<{ path: string; diff: string }[]> {
   const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
-  return result.changes.filter((change) => change.before !== change.after).map((change) => ({
-    path: change.path,
-    diff: createTwoFilesPatch(
-      change.before === null ? "/dev/null" : `a/${change.path}`,
-      change.after === null ? "/dev/null" : `b/${change.path}`,
-      change.before ?? "",
-      change.after ?? "",
+  const patch = (path: string, before: string | null, after: string | null) =>
+    createTwoFilesPatch(
+      before === null ? "/dev/null" : `a/${path}`,
+      after === null ? "/dev/null" : `b/${path}`,
+      before ?? "",
+      after ?? "",
       undefined,
       undefined,
       { headerOptions: FILE_HEADERS_ONLY },
-    ),
-  }));
+    );
+  return result.changes.flatMap((change) => {
+    // A file that is not text: voicebot's version, as the new file beside it.
+    if (change.aside) {
+      return [{ path: change.path, diff: patch(change.aside, null, shown(change.data!)) }];
+    }
+    if (change.before === change.after) return [];
+    return [{
+      path: change.path,
+      diff: patch(
+        change.link?.followed ? change.link.to : change.path,
+        change.before,
+        change.after,
+      ),
+    }];
+  });
 }
 
 function asJson(result: UpdateResult, diff?: { path: string; diff: string }[]) {
@@ -267,10 +333,14 @@ function asJson(result: UpdateResult, diff?: { path: string; diff: string }[]) {
     answers: result.answers,
     dropped: result.dropped,
     base: result.base,
-    files: result.changes.map(({ path, outcome, conflicts }) => ({
+    interrupted: result.interrupted,
+    files: result.changes.map(({ path, outcome, conflicts, link, would, aside }) => ({
       path,
       outcome,
       ...(conflicts ? { conflicts } : {}),
+      ...(link ? { link } : {}),
+      ...(would ? { would } : {}),
+      ...(aside ? { aside } : {}),
       ...(diff ? { diff: diff.find((file) => file.path === path)?.diff ?? null } : {}),
     })),
     base_changed: result.baseChanged,

@@ -25,7 +25,14 @@ import {
   recordOf,
 } from "./project.ts";
 import { secretSetName, servicesOf } from "./project_view.ts";
-import { cannotRead, type PlannedFile, survey, writeAll } from "./writer.ts";
+import {
+  cannotRead,
+  type Interrupted,
+  type PlannedFile,
+  survey,
+  undoInterrupted,
+  writeAll,
+} from "./writer.ts";
 import { clientFolder } from "./client.ts";
 import { closest, editDistance } from "../suggest.ts";
 import { shellQuote } from "../words.ts";
@@ -106,6 +113,8 @@ interface Notes {
   readonly warnings: readonly string[];
   /** Set when the project name has capitals, so the image and secret set are named otherwise. */
   readonly lowerNames: LowerNames | null;
+  /** Earlier writes in the directory that were stopped part-way, undone before this run. */
+  readonly interrupted: readonly Interrupted[];
 }
 
 export type InitResult =
@@ -159,6 +168,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     : { ...await configFromRequest(request, basename(root)), ignored: [] };
   const lowerNames = lowerNamesOf(config);
   const there = refuseFileAsRoot(root);
+  const interrupted = await undoInterrupted(root);
   // A dry run into a directory not made yet names the files and renders none: no templates.
   if (!request.dryRun || clientFolder(config) || there) await loadTemplates();
   const plan = planProject(config);
@@ -186,6 +196,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       unchanged,
       warnings,
       lowerNames,
+      interrupted,
     };
   }
   refuseConflicts(root, found.conflicts);
@@ -203,6 +214,7 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     unchanged,
     warnings,
     lowerNames,
+    interrupted,
   };
 }
 
@@ -243,6 +255,7 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
   }
   const root = resolve(request.cwd, request.dir!);
   refuseFileAsRoot(root);
+  const interrupted = await undoInterrupted(root);
   const { guides, kind } = await reading(root, async () => {
     const { guides, kind } = await guidesFor(root);
     return { guides: sortGuides(root, guides, kind, request.overwriteGuide), kind };
@@ -258,6 +271,7 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     unchanged: guides.unchanged,
     warnings: [],
     lowerNames: null,
+    interrupted,
   };
   if (request.dryRun) {
     // Guides never stand in the way of anything: a guide there is kept or replaced.

@@ -96,7 +96,7 @@ export function planProject(
     // How the project was made: `init --config` on it makes it again, and a guide refresh reads it.
     plannedFile(RECORD, () => `${JSON.stringify(recordOf(config), null, 2)}\n`),
     // What it was made as: the base `update` merges the user's edits against, at any later version.
-    plannedFile(BASE, () => baseText(rendered)),
+    plannedFile(BASE, () => baseText(rendered, [])),
   );
   return { files, guides: projectGuides(view) };
 }
@@ -123,14 +123,21 @@ export interface Base {
   readonly version: string;
   /** Each file's text, by its path in the project. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Paths voicebot renders where the user had a file of their own first: theirs, for every later
+   * update, until they remove it.
+   */
+  readonly yours: readonly string[];
 }
 
-function baseText(files: readonly PlannedFile[]): string {
+/** BASE's text: the files voicebot rendered, but those at the paths that are the user's. */
+export function baseText(files: readonly PlannedFile[], yours: readonly string[]): string {
   const base = {
     about:
       "What voicebot rendered for this project: the base `voicebot update` merges your edits against. Keep it with the project; do not edit it.",
     voicebot_version: VERSION,
     files: Object.fromEntries(files.map((file) => [file.path, file.content])),
+    ...(yours.length > 0 ? { yours: [...yours].sort() } : {}),
   };
   return `${JSON.stringify(base, null, 1)}\n`;
 }
@@ -143,12 +150,13 @@ export function parseBase(text: string): Base | undefined {
   } catch {
     return undefined;
   }
-  const { voicebot_version: version, files } = (data ?? {}) as Record<string, unknown>;
+  const { voicebot_version: version, files, yours = [] } = (data ?? {}) as Record<string, unknown>;
   if (typeof version !== "string" || typeof files !== "object" || files === null) return undefined;
   if (Array.isArray(files)) return undefined;
   const entries = Object.entries(files);
   if (!entries.every(([, content]) => typeof content === "string")) return undefined;
-  return { version, files: Object.fromEntries(entries) as Record<string, string> };
+  if (!Array.isArray(yours) || !yours.every((path) => typeof path === "string")) return undefined;
+  return { version, files: Object.fromEntries(entries) as Record<string, string>, yours };
 }
 
 /** A scaffolded project's own guides, from its configuration. */

@@ -16,17 +16,26 @@ import {
 } from "./config.ts";
 import { compareVersions, type KeptGuide, sortGuides } from "./guides.ts";
 import { hasConflictMarkers, mergeThreeWay, mergeTwoWay } from "./merge.ts";
+import { inForm, PLAIN, readForm, shown, toBytes } from "./file_form.ts";
 import { projectAround, reading, resolveOrThrow } from "./mod.ts";
 import {
   BASE,
   type Base,
+  baseText,
   loadTemplates,
   parseBase,
   planProject,
   planProjectGuides,
   RECORD,
 } from "./project.ts";
-import { type PlannedFile, plannedFile, readIfExists, writeAll } from "./writer.ts";
+import {
+  type FileToWrite,
+  type Interrupted,
+  readIfExists,
+  statOrNull,
+  undoInterrupted,
+  writeAll,
+} from "./writer.ts";
 
 export interface UpdateRequest {
   readonly cwd: string;
@@ -57,19 +66,39 @@ export type Outcome =
   | "kept-edited"
   /** Deleted by the user, and changed by voicebot since: stays deleted. */
   | "kept-deleted"
-  /** New in this render, where the user has a file of their own: theirs is kept, not touched. */
-  | "kept-yours";
+  /**
+   * voicebot renders the path, where the user has a file of their own (there before voicebot's
+   * first render of it): theirs is kept, not touched, at this and every later update, until they
+   * remove it.
+   */
+  | "kept-yours"
+  /** A symbolic link voicebot does not follow (it leads outside the project): left as it is. */
+  | "linked";
 
 export interface FileChange {
   /** Relative to the project, with `/` separators. */
   readonly path: string;
   readonly outcome: Outcome;
-  /** The file on disk before the update; null when there is none. */
+  /** The file on disk before the update, as a person reads it; null when there is none. */
   readonly before: string | null;
-  /** The file after it; null when there is none. Equal to `before` for the kept ones. */
+  /** The file after it, the same way; null when there is none. Equal to `before` for the kept ones. */
   readonly after: string | null;
+  /** The bytes written, for the outcomes that write: the user's line endings, mark and bytes kept. */
+  readonly data?: Uint8Array;
   /** For "conflict": how many places conflict. */
   readonly conflicts?: number;
+  /**
+   * For a path that is a symbolic link: where it leads (as the link says), and whether voicebot
+   * followed it (a file inside the project, merged and written in the link's place) or left it.
+   */
+  readonly link?: { readonly to: string; readonly followed: boolean };
+  /** For a "linked" path: what the update would have done to a file there. */
+  readonly would?: Outcome;
+  /**
+   * For a conflict in a file that is not text (or a link's file that changed): the path beside
+   * it where voicebot's version is written, the user's file untouched.
+   */
+  readonly aside?: string;
 }
 
 /** One answer the update changes. */
@@ -102,6 +131,8 @@ export interface UpdateResult {
   readonly kept: readonly KeptGuide[];
   /** Whether files were written (false for a plan, or when there was nothing to do). */
   readonly written: boolean;
+  /** Earlier writes in the project that were stopped part-way, undone before this update. */
+  readonly interrupted: readonly Interrupted[];
 }
 
 /** The outcomes that write a file; "removed" removes one; the rest leave the file as it is. */
@@ -125,6 +156,8 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
       },
     );
   }
+  // A write that was killed part-way is undone first: the update starts from the tree before it.
+  const interrupted = await undoInterrupted(root);
   await loadTemplates();
   const recorded = await reading(root, () => readRecord(root));
   if (recorded.version && compareVersions(recorded.version, VERSION) > 0) {
@@ -137,22 +170,19 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const { config } = resolveOrThrow(input, request.problems ?? [], recorded.config.project_name);
 
   const plan = planProject(config);
-  const theirs = new Map(
-    plan.files.filter((file) => file.path !== RECORD && file.path !== BASE)
-      .map((file) => [file.path, file]),
-  );
+  const rendered = plan.files.filter((file) => file.path !== RECORD && file.path !== BASE);
+  const theirs = new Map(rendered.map((file) => [file.path, file]));
   const { base, source, text: baseBefore } = await reading(root, () => baseOf(root, recorded));
-  const paths = [...new Set([...Object.keys(base ?? {}), ...theirs.keys()])].sort();
-  const onDisk = await reading(
-    root,
-    () => new Map(paths.map((path) => [path, readOrNull(root, path)])),
-  );
+  const paths = [...new Set([...Object.keys(base?.files ?? {}), ...theirs.keys()])].sort();
+  const onDisk = await reading(root, () => readProject(root, paths));
   refuseUnsettled(root, onDisk);
 
   const changes: FileChange[] = [];
   for (const path of paths) {
-    const change = merged(path, onDisk.get(path) ?? null, base, theirs.get(path)?.content);
-    if (change) changes.push(change);
+    const change = merged(path, onDisk.get(path)!, base, theirs.get(path)?.content);
+    if (change) {
+      changes.push(change.aside ? { ...change, aside: freeName(root, change.aside) } : change);
+    }
   }
   const guides = await reading(
     root,
@@ -174,14 +204,17 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
     changes.push({ path: RECORD, outcome: "updated", before: recorded.text, after: record });
   }
   changes.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  const newBase = plan.files.find((file) => file.path === BASE)!;
-  const baseChanged = baseBefore !== newBase.content;
+  // The new base: voicebot's render, but for the paths that are the user's (kept at this update,
+  // or earlier and still there), which it names as theirs instead.
+  const yours = changes.filter((change) => change.outcome === "kept-yours").map((c) => c.path);
+  const newBase = baseText(rendered.filter((file) => !yours.includes(file.path)), yours);
+  const baseChanged = baseBefore !== newBase;
   const result = {
     root,
     config,
     from: {
       version: recorded.version ?? null,
-      pipecat: pipecatOf(base?.["server/pyproject.toml"]),
+      pipecat: pipecatOf(base?.files["server/pyproject.toml"]),
     },
     to: { version: VERSION, pipecat: pipecatOf(theirs.get("server/pyproject.toml")?.content) },
     answers: answerChanges(recorded.config, config),
@@ -191,16 +224,25 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
     baseChanged,
     kept: guides.kept,
     written: false,
+    interrupted,
   };
   if (!request.write || !changesSomething(result)) return result;
 
-  const writes: PlannedFile[] = changes
-    .filter((change) => WRITES.has(change.outcome))
-    .map((change) => plannedFile(change.path, () => change.after!));
-  if (baseChanged) writes.push(newBase);
-  const removals = changes.filter((change) => change.outcome === "removed").map((c) => c.path);
+  const writes: FileToWrite[] = [];
+  for (const change of changes.filter((change) => WRITES.has(change.outcome))) {
+    const content = change.data ?? change.after!;
+    if (change.aside) writes.push({ path: change.aside, content });
+    else writes.push({ path: writtenAt(change), content });
+  }
+  if (baseChanged) writes.push({ path: BASE, content: newBase });
+  const removals = changes.filter((change) => change.outcome === "removed").map(writtenAt);
   await writeAll(root, writes, undefined, removals);
   return { ...result, written: true };
+}
+
+/** Where a change is written: the path, or the file its link leads to. */
+function writtenAt(change: FileChange): string {
+  return change.link?.followed ? change.link.to : change.path;
 }
 
 /** The record's answers, resolved, and the version that wrote it. */
@@ -266,15 +308,19 @@ function answersWith(
 function baseOf(
   root: string,
   recorded: Recorded,
-): { base: Base["files"] | undefined; source: UpdateResult["base"]; text: string | null } {
+): { base: Base | undefined; source: UpdateResult["base"]; text: string | null } {
   const text = readOrNull(root, BASE);
   const kept = text === null ? undefined : parseBase(text);
-  if (kept) return { base: kept.files, source: "kept", text };
+  if (kept) return { base: kept, source: "kept", text };
   if (text === null && recorded.version === VERSION) {
     const files = planProject(recorded.config).files
       .filter((file) => file.path !== RECORD && file.path !== BASE);
     return {
-      base: Object.fromEntries(files.map((file) => [file.path, file.content])),
+      base: {
+        version: VERSION,
+        files: Object.fromEntries(files.map((file) => [file.path, file.content])),
+        yours: [],
+      },
       source: "rendered",
       text,
     };
@@ -282,25 +328,111 @@ function baseOf(
   return { base: undefined, source: "unknown", text };
 }
 
+/** A path of the project as the update finds it. */
+interface OnDisk {
+  /** The file's bytes (through a link, its file's); null when there is none. */
+  readonly bytes: Uint8Array | null;
+  /** For a symbolic link: where it leads, and whether the update follows it (see `linkAt`). */
+  readonly link?: { readonly to: string; readonly followed: boolean };
+}
+
+/** Each of the `paths` on disk under `root`. */
+function readProject(root: string, paths: readonly string[]): Map<string, OnDisk> {
+  const onDisk = new Map<string, OnDisk>();
+  const followed = new Set<string>();
+  for (const path of paths) {
+    const full = join(root, path);
+    const info = statOrNull(full);
+    if (info?.isSymlink) {
+      const link = linkAt(root, path, paths, followed);
+      const { file, ...rest } = link;
+      onDisk.set(path, { bytes: file ? Deno.readFileSync(file) : null, link: rest });
+    } else onDisk.set(path, { bytes: info ? Deno.readFileSync(full) : null });
+  }
+  return onDisk;
+}
+
 /**
- * One file's fate, from its three versions: `yours` on disk, `base` as voicebot made it, `theirs`
- * as voicebot makes it now (undefined: not part of the project, or not known). Undefined when the
- * file stays as it is and there is nothing to say about it.
+ * The symbolic link at `path`: where it leads, its file when that is a file, and whether the
+ * update follows it. It does when the file is inside the project and no other path of the project
+ * is, or leads to, that file: the merge is written there and the link stays. Else the link is left
+ * as it is (a file outside the project may be shared with others; voicebot does not write there).
+ */
+function linkAt(
+  root: string,
+  path: string,
+  paths: readonly string[],
+  followed: Set<string>,
+): { to: string; followed: boolean; file?: string } {
+  const full = join(root, path);
+  const to = Deno.readLinkSync(full);
+  let file: string | undefined;
+  try {
+    file = Deno.statSync(full).isFile ? Deno.realPathSync(full) : undefined;
+  } catch {
+    return { to, followed: false }; // it leads nowhere
+  }
+  const realRoot = Deno.realPathSync(root);
+  const inside = file?.startsWith(`${realRoot}/`) ? file.slice(realRoot.length + 1) : undefined;
+  if (
+    inside === undefined || paths.includes(inside) || followed.has(inside) ||
+    inside === RECORD || inside.startsWith(".voicebot/")
+  ) {
+    return { to, followed: false, file };
+  }
+  followed.add(inside);
+  return { to: inside, followed: true, file };
+}
+
+/**
+ * One file's fate, from its three versions: on disk (the user's), `base` as voicebot made it,
+ * `theirs` as voicebot makes it now (undefined: not part of the project, or not known). Undefined
+ * when the file stays as it is and there is nothing to say about it. A link voicebot does not
+ * follow is never written: what would have happened to it is named instead.
  */
 function merged(
   path: string,
-  yours: string | null,
-  baseFiles: Base["files"] | undefined,
+  disk: OnDisk,
+  base: Base | undefined,
   theirs: string | undefined,
 ): FileChange | undefined {
-  const base = baseFiles?.[path];
-  const keep = (outcome: Outcome): FileChange => ({ path, outcome, before: yours, after: yours });
-  const take = (outcome: Outcome, after: string | null): FileChange => ({
-    path,
-    outcome,
-    before: yours,
-    after,
-  });
+  const change = mergedBytes(path, disk.bytes, base, theirs);
+  if (!change || !disk.link) return change;
+  if (disk.link.followed) return { ...change, link: disk.link };
+  if (change.before === change.after && change.outcome !== "conflict") return change;
+  const { before } = change;
+  return { path, outcome: "linked", before, after: before, link: disk.link, would: change.outcome };
+}
+
+/**
+ * The same on the file's bytes. The user's bytes are merged in their own form (see file_form.ts):
+ * read as a canonical string, voicebot's versions put in its terms, the result written back in it.
+ * A file that is not text is never merged: when both changed it, voicebot's version goes beside it.
+ */
+function mergedBytes(
+  path: string,
+  bytes: Uint8Array | null,
+  baseOf: Base | undefined,
+  theirsText: string | undefined,
+): FileChange | undefined {
+  const { form, text: yours } = bytes === null ? { form: PLAIN, text: null } : readForm(bytes);
+  const before = bytes === null ? null : shown(bytes);
+  const mine = baseOf?.yours.includes(path) ?? false;
+  const baseText = baseOf?.files[path];
+  const base = baseText === undefined ? undefined : inForm(form, baseText);
+  const theirs = theirsText === undefined ? undefined : inForm(form, theirsText);
+  const keep = (outcome: Outcome): FileChange => ({ path, outcome, before, after: before });
+  const take = (outcome: Outcome, text: string | null, conflicts = 0): FileChange => {
+    if (text === null) return { path, outcome, before, after: null };
+    // A new file is written as voicebot writes; a file there keeps its own form.
+    const data = toBytes(yours === null ? PLAIN : form, text);
+    return { path, outcome, before, after: shown(data), data, ...(conflicts ? { conflicts } : {}) };
+  };
+  const threeWay = (merge: () => { text: string; conflicts: number }): FileChange => {
+    if (form.binary) return aside(path, before, theirsText!);
+    const { text, conflicts } = merge();
+    return take(conflicts > 0 ? "conflict" : "merged", text, conflicts);
+  };
   if (yours === theirs) return undefined;
   if (theirs === undefined) {
     // Not voicebot's any more (or never known to be: then it is the user's, and left alone).
@@ -308,27 +440,47 @@ function merged(
     return yours === base ? take("removed", null) : keep("kept-edited");
   }
   if (yours === null) {
-    // New in this render (or the base is not known: then there is nothing to lose).
+    // New in this render, or the user's own file is gone (then voicebot's takes its place), or
+    // the base is not known: then there is nothing to lose.
     if (base === undefined) return take("added", theirs);
     // Deleted by the user: it stays deleted, and is named when voicebot has changed it since.
     return base === theirs ? undefined : keep("kept-deleted");
   }
-  if (baseFiles === undefined) {
-    const { text, conflicts } = mergeTwoWay(yours, theirs);
-    return { ...take(conflicts > 0 ? "conflict" : "merged", text), conflicts };
-  }
-  if (base === undefined) return keep("kept-yours");
+  if (baseOf === undefined) return threeWay(() => mergeTwoWay(yours, theirs));
+  if (mine || base === undefined) return keep("kept-yours");
   if (yours === base) return take("updated", theirs);
   if (theirs === base) return undefined; // only the user changed it
-  const { text, conflicts } = mergeThreeWay(yours, base, theirs);
-  if (conflicts === 0) return take("merged", text);
-  return { ...take("conflict", text), conflicts };
+  return threeWay(() => mergeThreeWay(yours, base, theirs));
+}
+
+/**
+ * A conflict in a file that is not text: the user's file stays as it is, and voicebot's version
+ * is written beside it, at the first free `<path>.voicebot[-N]`.
+ */
+function aside(path: string, before: string | null, theirs: string): FileChange {
+  return {
+    path,
+    outcome: "conflict",
+    before,
+    after: before,
+    data: new TextEncoder().encode(theirs),
+    conflicts: 1,
+    aside: `${path}.voicebot`,
+  };
+}
+
+/** `aside`, or the first of `aside-2`, `aside-3`, ... that no file takes. */
+function freeName(root: string, aside: string): string {
+  for (let n = 2, name = aside;; name = `${aside}-${n++}`) {
+    if (statOrNull(join(root, name)) === null) return name;
+  }
 }
 
 /** A conflict an earlier update wrote and nobody settled stops this one: it would merge markers. */
-function refuseUnsettled(root: string, onDisk: ReadonlyMap<string, string | null>): void {
-  const unsettled = [...onDisk].filter(([, text]) => text !== null && hasConflictMarkers(text))
-    .map(([path]) => path);
+function refuseUnsettled(root: string, onDisk: ReadonlyMap<string, OnDisk>): void {
+  const unsettled = [...onDisk].filter(([, { bytes }]) =>
+    bytes !== null && hasConflictMarkers(shown(bytes))
+  ).map(([path]) => path);
   if (unsettled.length === 0) return;
   throw new ConflictError(
     `${unsettled.length} file${

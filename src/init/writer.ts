@@ -1,10 +1,11 @@
 /**
- * Writes a project all or nothing. Files are staged in a hidden directory inside the target (same
- * file system, so renames are atomic), then renamed into place; if anything fails, every file put
- * in place is removed or restored and every directory created is removed again.
+ * Writes a project all or nothing, and so that a kill at any moment leaves it old or new: see
+ * `writeAll`. `survey` sorts what init plans against what is there; `cannotWrite` and
+ * `cannotRead` say what the file system refused in the user's words.
  */
 import { dirname, join, relative } from "../paths.ts";
 import { VoicebotError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 import { shellQuote } from "../words.ts";
 
 export interface PlannedFile {
@@ -27,14 +28,24 @@ export function plannedFile(path: string, make: () => string): PlannedFile {
   };
 }
 
+/** What `writeAll` puts at a path: text (written as UTF-8) or bytes, written as they are. */
+export interface FileToWrite {
+  /** Relative to the root, with `/` separators. */
+  readonly path: string;
+  readonly content: string | Uint8Array;
+}
+
 /** The file-system calls the writer makes; tests swap in one that fails part-way. */
 export interface WriterFs {
   mkdir(path: string): Promise<void>;
-  writeTextFile(path: string, content: string): Promise<void>;
+  /** Creates the file; `mode`, when given, is set exactly (not filtered by the umask). */
+  writeFile(path: string, content: string | Uint8Array, mode?: number): Promise<void>;
+  /** A second name for the file at `from` (a hard link; a copy where links are not supported). */
+  save(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
-  readTextFile(path: string): Promise<string>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
-  exists(path: string): Promise<boolean>;
+  /** What is at `path`, not following a symbolic link; null when nothing is. */
+  lstat(path: string): Promise<Deno.FileInfo | null>;
 }
 
 /**
@@ -54,11 +65,22 @@ function promised<A extends unknown[], R>(call: (...args: A) => R): (...args: A)
 
 export const denoFs: WriterFs = {
   mkdir: promised((path) => Deno.mkdirSync(path)),
-  writeTextFile: promised((path, content) => Deno.writeTextFileSync(path, content)),
+  writeFile: promised((path, content, mode) => {
+    if (typeof content === "string") Deno.writeTextFileSync(path, content, { createNew: true });
+    else Deno.writeFileSync(path, content, { createNew: true });
+    if (mode !== undefined && Deno.build.os !== "windows") Deno.chmodSync(path, mode);
+  }),
+  save: promised((from, to) => {
+    try {
+      Deno.linkSync(from, to);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) throw error;
+      Deno.copyFileSync(from, to); // a file system without hard links: a copy, mode and all
+    }
+  }),
   rename: promised((from, to) => Deno.renameSync(from, to)),
-  readTextFile: promised((path) => Deno.readTextFileSync(path)),
   remove: promised((path, options) => Deno.removeSync(path, options)),
-  exists: promised((path) => pathExists(path)),
+  lstat: promised((path) => statOrNull(path)),
 };
 
 /**
@@ -104,79 +126,320 @@ function sameBytes(path: string, content: string): boolean {
   return bytes.length === expected.length && bytes.every((byte, i) => byte === expected[i]);
 }
 
+/** The folder a write stages its files in, inside the root: this prefix and 8 hex digits. */
+export const STAGING_PREFIX = ".voicebot-staging-";
+/** Staging folders of voicebot before 0.2 (no journal): removed when found. */
+const OLD_STAGING = /^\.voicebot-init-[0-9a-f]{8}$/;
+const STAGING = /^\.voicebot-staging-[0-9a-f]{8}$/;
+const JOURNAL = "journal.json";
+
+/**
+ * The intent record of a write, kept in its staging folder from just before the first file is put
+ * in place until the last is: enough for the next run to undo the change if this one is killed.
+ */
+interface Journal {
+  readonly voicebot: string;
+  /** Directories the write makes, relative to the root, in the order made. */
+  readonly dirs: string[];
+  /**
+   * Each path it changes, in order: `staged` names the new file in the staging folder (null: the
+   * path is removed); `saved` names a hard link there to the file it replaces (null: none was).
+   */
+  readonly files: { path: string; staged: string | null; saved: string | null }[];
+}
+
 /**
  * Writes every file under `root`, replacing any that exist, and removes the files at the `remove`
- * paths (relative to `root`), or leaves `root` as it was. A file system that refuses (no
- * permission, read-only, full) is reported by `cannotWrite`. Directories that a removal leaves
- * empty are removed after the rest has succeeded.
+ * paths (relative to `root`), or leaves `root` as it was. A file replaced keeps its mode. A file
+ * system that refuses (no permission, read-only, full) is reported by `cannotWrite`.
+ *
+ * How: each new file is written in a staging folder inside `root` (same file system, so renames
+ * are atomic), each file to be replaced or removed gets a second name there (a hard link: the same
+ * bytes and mode), then a journal of the whole change is written, and only then are files renamed
+ * into place. Should the process be killed from there on, `undoInterrupted` (which every later
+ * init and update runs first) reads the journal and puts every path back as it was. The journal
+ * goes once all is in place, then the staging folder; a kill between the two leaves only a folder
+ * that the next run removes.
  */
 export async function writeAll(
   root: string,
-  files: readonly PlannedFile[],
+  files: readonly FileToWrite[],
   fs: WriterFs = denoFs,
   remove: readonly string[] = [],
 ): Promise<void> {
-  const createdDirs: string[] = [];
-  const placed: { target: string; previous: string | null }[] = [];
-  const staging = join(root, `.voicebot-init-${crypto.randomUUID().slice(0, 8)}`);
+  const staging = join(root, `${STAGING_PREFIX}${crypto.randomUUID().slice(0, 8)}`);
+  const journal: Journal = { voicebot: VERSION, dirs: [], files: [] };
   // Where the writer is at, in the user's words: the directory it writes in (never the staging
   // folder, which is the writer's own business), and the one it is making there, if any.
   let place: Place = { dir: root };
-
-  const ensureDir = async (dir: string) => {
-    const missing: string[] = [];
-    for (let d = dir; !(await fs.exists(d)); d = dirname(d)) {
-      missing.unshift(d);
-      if (dirname(d) === d) break;
-    }
-    for (const d of missing) {
-      place = { dir: dirname(d), making: d };
-      await fs.mkdir(d);
-      createdDirs.push(d);
-    }
-  };
-
+  let lock: Deno.FsFile | undefined;
+  let done = false;
   try {
-    await ensureDir(root);
+    for (const dir of await missingDirs(fs, root)) {
+      place = { dir: dirname(dir), making: dir };
+      await fs.mkdir(dir);
+      journal.dirs.push(relative(root, dir) || ".");
+    }
     place = { dir: root };
     await fs.mkdir(staging);
-    for (const [index, file] of files.entries()) {
-      await fs.writeTextFile(join(staging, String(index)), file.content);
-    }
+    lock = lockFolder(staging);
     for (const [index, file] of files.entries()) {
       const target = join(root, file.path);
-      await ensureDir(dirname(target));
-      place = { dir: dirname(target) };
-      const previous = (await fs.exists(target)) ? await fs.readTextFile(target) : null;
-      await fs.rename(join(staging, String(index)), target);
-      placed.push({ target, previous });
+      const there = await fs.lstat(target);
+      const staged = `new-${index}`;
+      await fs.writeFile(
+        join(staging, staged),
+        file.content,
+        there?.isFile ? modeOf(there) : undefined,
+      );
+      journal.files.push({
+        path: file.path,
+        staged,
+        saved: there ? await save(fs, target, staging, index) : null,
+      });
     }
-    // A removed file goes into the staging folder, which goes at the end: until then it can be
-    // put back like any file replaced.
     for (const [index, path] of remove.entries()) {
       const target = join(root, path);
       place = { dir: dirname(target) };
-      const previous = await fs.readTextFile(target);
-      await fs.rename(target, join(staging, `removed-${index}`));
-      placed.push({ target, previous });
+      journal.files.push({
+        path,
+        staged: null,
+        saved: await save(fs, target, staging, `removed-${index}`),
+      });
     }
+    // The directories the files go in that are not there yet, made after the journal names them.
+    const dirs: string[] = [];
+    for (const file of files) {
+      for (const dir of await missingDirs(fs, dirname(join(root, file.path)))) {
+        const name = relative(root, dir);
+        if (!dirs.includes(name)) dirs.push(name);
+      }
+    }
+    journal.dirs.push(...dirs);
     place = { dir: root };
-    await fs.remove(staging, { recursive: true });
+    await fs.writeFile(join(staging, `${JOURNAL}.tmp`), JSON.stringify(journal));
+    await fs.rename(join(staging, `${JOURNAL}.tmp`), join(staging, JOURNAL));
+    stopForTest(0);
+    for (const dir of dirs) {
+      place = { dir: dirname(join(root, dir)), making: join(root, dir) };
+      await fs.mkdir(join(root, dir));
+    }
+    for (const [index, entry] of journal.files.entries()) {
+      const target = join(root, entry.path);
+      place = { dir: dirname(target) };
+      if (entry.staged === null) await fs.remove(target);
+      else await fs.rename(join(staging, entry.staged), target);
+      stopForTest(index + 1);
+    }
+    for (const path of remove) await removeEmptyParents(fs, root, path);
+    place = { dir: root };
+    await fs.remove(join(staging, JOURNAL));
+    done = true;
   } catch (error) {
-    const left = await rollBack(fs, staging, placed, createdDirs);
+    const left = await undo(fs, root, staging, journal);
     throw cannotWrite(error, root, place, left);
+  } finally {
+    lock?.close();
   }
-  for (const path of remove) removeEmptyParents(root, path);
+  // All is in place: a folder left here (the file system refused) is removed by the next run.
+  if (done) await fs.remove(staging, { recursive: true }).catch(() => {});
+}
+
+/** A second name for the file at `target` in the staging folder, to put it back by. */
+async function save(fs: WriterFs, target: string, staging: string, index: number | string) {
+  const saved = `old-${index}`;
+  await fs.save(target, join(staging, saved));
+  return saved;
+}
+
+/** The directories from `dir` up that are not there, outermost first. */
+async function missingDirs(fs: WriterFs, dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let d = dir; (await fs.lstat(d)) === null; d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  return missing;
+}
+
+/** A file's permission bits, as chmod takes them. */
+function modeOf(info: Deno.FileInfo): number | undefined {
+  return info.mode === null ? undefined : info.mode & 0o7777;
+}
+
+/**
+ * Holds the staging folder for this process (an advisory lock, released when the process ends,
+ * however it ends), so that another voicebot that finds it while this one writes leaves it alone.
+ */
+function lockFolder(path: string): Deno.FsFile | undefined {
+  try {
+    const folder = Deno.openSync(path, { read: true });
+    folder.lockSync(true);
+    return folder;
+  } catch {
+    return undefined; // a system that cannot open a folder as a file: no lock, as before
+  }
+}
+
+/**
+ * Tests stop a write dead at a chosen step, as `kill -9` would: after the journal is written (0),
+ * or after the N-th file is put in place. Never set outside the tests.
+ */
+function stopForTest(step: number): void {
+  let at: string | undefined;
+  try {
+    at = Deno.env.get("VOICEBOT_TEST_KILL_AFTER_STEP");
+  } catch {
+    return; // no permission to read the environment: not a test
+  }
+  if (at !== undefined && Number(at) === step) Deno.kill(Deno.pid, "SIGKILL");
 }
 
 /** Removes the directories above `path` (up to `root`, not included) that are left empty. */
-function removeEmptyParents(root: string, path: string): void {
+async function removeEmptyParents(fs: WriterFs, root: string, path: string): Promise<void> {
   for (let dir = dirname(join(root, path)); dir.length > root.length; dir = dirname(dir)) {
     try {
-      Deno.removeSync(dir); // fails on a directory that holds anything: then so do those above
+      await fs.remove(dir); // fails on a directory that holds anything: then so do those above
     } catch {
       return;
     }
+  }
+}
+
+/** An earlier write that was stopped before it ended, found in `root` and settled. */
+export interface Interrupted {
+  /** The staging folder it left, relative to the root. */
+  readonly folder: string;
+  /** How many paths it had changed, now put back as they were (0: it had changed none). */
+  readonly undone: number;
+  /** Paths that could not be put back. */
+  readonly left: readonly string[];
+}
+
+/**
+ * Settles every write in `root` that a killed voicebot left unfinished: a journal is undone (every
+ * path it changed put back as it was, the directories it made removed), a staging folder without
+ * one (the kill came before any file was put in place, or after all were) is removed. A folder a
+ * running voicebot holds is left to it. Each settled write is returned, for the caller to say so.
+ */
+export async function undoInterrupted(root: string, fs: WriterFs = denoFs): Promise<Interrupted[]> {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(root)].filter((entry) =>
+      entry.isDirectory && (STAGING.test(entry.name) || OLD_STAGING.test(entry.name))
+    ).map((entry) => entry.name).sort();
+  } catch {
+    return []; // no root yet (or none that can be read: the run's own reading says so)
+  }
+  const settled: Interrupted[] = [];
+  for (const name of names) {
+    const staging = join(root, name);
+    const lock = tryLockFolder(staging);
+    if (lock === null) continue; // another voicebot is writing here now
+    try {
+      const journal = readJournal(join(staging, JOURNAL));
+      const undone = journal ? await appliedCount(fs, root, staging, journal) : 0;
+      const left = journal
+        ? await undo(fs, root, staging, journal)
+        : await removeStaging(fs, staging);
+      settled.push({ folder: name, undone, left });
+    } finally {
+      lock?.close();
+    }
+  }
+  return settled;
+}
+
+/** The folder locked for this process; null when another holds it; undefined when locks fail. */
+function tryLockFolder(path: string): Deno.FsFile | null | undefined {
+  let folder: Deno.FsFile;
+  try {
+    folder = Deno.openSync(path, { read: true });
+  } catch {
+    return undefined;
+  }
+  if (folder.tryLockSync(true)) return folder;
+  folder.close();
+  return null;
+}
+
+function readJournal(path: string): Journal | undefined {
+  try {
+    const journal = JSON.parse(Deno.readTextFileSync(path));
+    return Array.isArray(journal?.files) && Array.isArray(journal?.dirs) ? journal : undefined;
+  } catch {
+    return undefined; // none: nothing was put in place yet (or all was)
+  }
+}
+
+/** Whether the journal's entry was carried out: its new file put in place, or its path removed. */
+async function applied(
+  fs: WriterFs,
+  root: string,
+  staging: string,
+  entry: Journal["files"][number],
+): Promise<boolean> {
+  if (entry.staged !== null) return (await fs.lstat(join(staging, entry.staged))) === null;
+  return (await fs.lstat(join(root, entry.path))) === null;
+}
+
+async function appliedCount(fs: WriterFs, root: string, staging: string, journal: Journal) {
+  let count = 0;
+  for (const entry of journal.files) if (await applied(fs, root, staging, entry)) count++;
+  return count;
+}
+
+/**
+ * Puts back every path the journal's write changed (a new file removed, a replaced or removed one
+ * renamed back from its saved name), removes the directories it made, then the staging folder.
+ * Safe to run again after it was itself stopped part-way: each step checks what is there. Returns
+ * the paths it could not put back or remove.
+ */
+async function undo(
+  fs: WriterFs,
+  root: string,
+  staging: string,
+  journal: Journal,
+): Promise<string[]> {
+  // Best effort: each step is tried even when an earlier one fails.
+  const left: string[] = [];
+  const attempt = async (path: string, step: () => Promise<void>) => {
+    try {
+      await step();
+    } catch (error) {
+      // Nothing more can be done about this path; go on restoring the others. (One never made,
+      // such as a staging folder the file system refused, is not left behind.)
+      if (!(error instanceof Deno.errors.NotFound)) left.push(path);
+    }
+  };
+  for (const entry of [...journal.files].reverse()) {
+    if (!(await applied(fs, root, staging, entry))) continue;
+    const target = join(root, entry.path);
+    if (entry.saved === null) {
+      await attempt(target, () => fs.remove(target));
+      continue;
+    }
+    const saved = join(staging, entry.saved);
+    if ((await fs.lstat(saved)) === null) continue; // put back by an earlier undo
+    await attempt(target, async () => {
+      for (const dir of await missingDirs(fs, dirname(target))) await fs.mkdir(dir);
+      await fs.rename(saved, target);
+    });
+  }
+  left.push(...await removeStaging(fs, staging));
+  for (const dir of [...journal.dirs].reverse()) {
+    const path = join(root, dir);
+    await attempt(path, () => fs.remove(path));
+  }
+  return left;
+}
+
+async function removeStaging(fs: WriterFs, staging: string): Promise<string[]> {
+  try {
+    await fs.remove(staging, { recursive: true });
+    return [];
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? [] : [staging];
   }
 }
 
@@ -243,7 +506,7 @@ function refused(
   if (!(error instanceof Error) || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) {
     return error;
   }
-  // "Permission denied (os error 13): mkdir '/x/.voicebot-init-1a2b'": the words before the
+  // "Permission denied (os error 13): mkdir '/x/.voicebot-staging-1a2b'": the words before the
   // number, without the paths (which may name the staging folder).
   const words = error.message.replace(/\s*\(os error \d+\)[^]*$/, "") || code;
   const reason = words[0].toLowerCase() + words.slice(1);
@@ -275,35 +538,6 @@ function wayOn(code: string, dir: string): string {
   }
 }
 
-/** Undoes a failed write; returns the paths it could not restore or remove. */
-async function rollBack(
-  fs: WriterFs,
-  staging: string,
-  placed: readonly { target: string; previous: string | null }[],
-  createdDirs: readonly string[],
-): Promise<string[]> {
-  // Best effort: each step is tried even when an earlier one fails.
-  const left: string[] = [];
-  const attempt = async (path: string, step: () => Promise<void>) => {
-    try {
-      await step();
-    } catch (error) {
-      // Nothing more can be done about this path; go on restoring the others. (One never made,
-      // such as a staging folder the file system refused, is not left behind.)
-      if (!(error instanceof Deno.errors.NotFound)) left.push(path);
-    }
-  };
-  for (const { target, previous } of [...placed].reverse()) {
-    await attempt(
-      target,
-      () => previous === null ? fs.remove(target) : fs.writeTextFile(target, previous),
-    );
-  }
-  await attempt(staging, () => fs.remove(staging, { recursive: true }));
-  for (const dir of [...createdDirs].reverse()) await attempt(dir, () => fs.remove(dir));
-  return left;
-}
-
 /** The file's text, or null when there is none. */
 export function readIfExists(path: string): string | null {
   try {
@@ -314,7 +548,8 @@ export function readIfExists(path: string): string | null {
   }
 }
 
-function statOrNull(path: string): Deno.FileInfo | null {
+/** What is at `path`, not following a link; null when nothing is (or a parent is a file). */
+export function statOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
   } catch (error) {

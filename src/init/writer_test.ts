@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { snapshot, tempDir } from "../../tests/helpers.ts";
-import { denoFs, type PlannedFile, survey, writeAll, type WriterFs } from "./writer.ts";
+import {
+  denoFs,
+  type PlannedFile,
+  survey,
+  undoInterrupted,
+  writeAll,
+  type WriterFs,
+} from "./writer.ts";
 
 const FILES: PlannedFile[] = [
   { path: "README.md", content: "# bot\n" },
@@ -28,7 +35,7 @@ function failingFs(
 }
 
 for (
-  const [method, failOn] of [["rename", 1], ["rename", 3], ["rename", 5], ["writeTextFile", 4], [
+  const [method, failOn] of [["rename", 1], ["rename", 3], ["rename", 5], ["writeFile", 4], [
     "mkdir",
     3,
   ]] as const
@@ -61,8 +68,8 @@ for (
   Deno.test(`writeAll: ${code} names the directory in the system's words, never the staging folder`, async () => {
     await using dir = await tempDir();
     const before = await snapshot(dir.path);
-    const error = systemError(code, words, join(dir.path, ".voicebot-init-0a1b2c3d", "1"));
-    await assert.rejects(writeAll(dir.path, FILES, failingFs("writeTextFile", 2, error)), {
+    const error = systemError(code, words, join(dir.path, ".voicebot-staging-0a1b2c3d", "1"));
+    await assert.rejects(writeAll(dir.path, FILES, failingFs("writeFile", 2, error)), {
       name: "VoicebotError",
       message: `cannot write in ${dir.path}: ${words[0].toLowerCase()}${
         words.slice(1)
@@ -147,13 +154,67 @@ Deno.test("writeAll: a failure after a removal puts the removed file back", asyn
   await Deno.writeTextFile(join(dir.path, "server/old.py"), "old\n");
   await Deno.writeTextFile(join(dir.path, "server/gone.py"), "gone\n");
   const before = await snapshot(dir.path);
-  // Renames: two files into place, the first removal, then the second removal fails.
+  // Two files are put in place, the first removal is made, then the second fails.
   await assert.rejects(
-    writeAll(dir.path, FILES.slice(0, 2), failingFs("rename", 4), [
+    writeAll(dir.path, FILES.slice(0, 2), failingFs("remove", 2), [
       "server/old.py",
       "server/gone.py",
     ]),
     /injected/,
   );
+  assert.deepEqual(await snapshot(dir.path), before);
+});
+
+Deno.test("writeAll: a file it replaces keeps its mode, and a failure puts back its mode too", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "server"));
+  await Deno.writeTextFile(join(dir.path, "server/bot.py"), "old\n");
+  await Deno.chmod(join(dir.path, "server/bot.py"), 0o750);
+  await Deno.writeTextFile(join(dir.path, "README.md"), "old\n");
+  await Deno.chmod(join(dir.path, "README.md"), 0o600);
+  const modes = async () => [
+    (await Deno.stat(join(dir.path, "server/bot.py"))).mode! & 0o777,
+    (await Deno.stat(join(dir.path, "README.md"))).mode! & 0o777,
+  ];
+  const before = await snapshot(dir.path);
+  // The journal's rename is the first; README.md and bot.py are in place when the fourth fails.
+  await assert.rejects(writeAll(dir.path, FILES, failingFs("rename", 5)), /injected/);
+  assert.deepEqual(await snapshot(dir.path), before);
+  assert.deepEqual(await modes(), [0o750, 0o600]);
+  await writeAll(dir.path, FILES);
+  assert.equal(await Deno.readTextFile(join(dir.path, "server/bot.py")), "print('bot')\n");
+  assert.deepEqual(await modes(), [0o750, 0o600]);
+  const created = (await Deno.stat(join(dir.path, "AGENTS.md"))).mode! & 0o777;
+  assert.equal(created, 0o666 & ~Deno.umask(), "a new file gets the usual mode");
+});
+
+Deno.test("writeAll: bytes are written as they are", async () => {
+  await using dir = await tempDir();
+  const bytes = new Uint8Array([0x23, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a, 0x00]);
+  await writeAll(dir.path, [{ path: "latin1.txt", content: bytes }]);
+  assert.deepEqual(await Deno.readFile(join(dir.path, "latin1.txt")), bytes);
+});
+
+Deno.test("undoInterrupted: removes a staging folder with no journal, and leaves one a running write holds", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "notes.txt"), "keep\n");
+  const before = await snapshot(dir.path);
+  await Deno.mkdir(join(dir.path, ".voicebot-staging-0a1b2c3d"));
+  await Deno.writeTextFile(join(dir.path, ".voicebot-staging-0a1b2c3d/new-0"), "staged\n");
+  await Deno.mkdir(join(dir.path, ".voicebot-init-1a2b3c4d"));
+  const held = join(dir.path, ".voicebot-staging-99999999");
+  await Deno.mkdir(held);
+  const lock = await Deno.open(held, { read: true });
+  await lock.lock(true);
+  try {
+    const settled = await undoInterrupted(dir.path);
+    assert.deepEqual(settled.map((s) => [s.folder, s.undone]), [
+      [".voicebot-init-1a2b3c4d", 0],
+      [".voicebot-staging-0a1b2c3d", 0],
+    ]);
+  } finally {
+    lock.close();
+  }
+  await Deno.remove(held);
   assert.deepEqual(await snapshot(dir.path), before);
 });
