@@ -136,6 +136,12 @@ export async function benchCli(): Promise<void> {
         () => Deno.remove(join(work, "voicebot-quickstart"), { recursive: true }),
       );
       add(`${kind}: update (untouched quickstart)`, [...cli, "update", UPDATED]);
+      // An answer changed: five files merged and written through the journal, then put back.
+      add(
+        `${kind}: update --tts (writes)`,
+        [...cli, "update", CHANGED, "--tts", "kokoro_tts"],
+        () => copyProject(work, UPDATED, CHANGED),
+      );
       // The client end to end against a server on loopback: start-up, config, one GET, a table.
       add(
         `${kind}: secrets list (local server)`,
@@ -234,15 +240,16 @@ export async function benchCli(): Promise<void> {
         } ${ratio(npm / bundle).padStart(11)} ${NPM_BUDGET.toFixed(2).padStart(8)}`,
       );
     }
-    // Issue 29's budget: update of an untouched quickstart within 2x of making it.
+    // Issue 47's budget: update of an untouched quickstart within 1.5x of making it.
     for (const [kind] of entries) {
-      const update = median(`${kind}: update (untouched quickstart)`);
       const init = median(`${kind}: init quickstart (scaffold)`);
-      console.log(
-        `update of an untouched quickstart (${kind}): ${
-          ratio(update / init).trim()
-        }x init quickstart (budget ${UPDATE_BUDGET}x)`,
-      );
+      for (const update of ["update (untouched quickstart)", "update --tts (writes)"]) {
+        console.log(
+          `${update} (${kind}): ${
+            ratio(median(`${kind}: ${update}`) / init).trim()
+          }x init quickstart${update.includes("untouched") ? ` (budget ${UPDATE_BUDGET}x)` : ""}`,
+        );
+      }
     }
     await maskedThroughput(work, entries[1][1], server.runtimeEnv);
     console.log(`\n${await bundleSize(join(ROOT, "dist"))}`);
@@ -299,7 +306,19 @@ async function maskedThroughput(work: string, cli: string[], env: Record<string,
 
 /** The directory, under the bench's, of the project `update` is timed on: a quickstart. */
 const UPDATED = "untouched/voicebot-quickstart";
-const UPDATE_BUDGET = 2;
+/** A copy of it that `update --tts` changes, copied again after each run. */
+const CHANGED = "changed/voicebot-quickstart";
+const UPDATE_BUDGET = 1.5;
+
+/** `to` (under `work`) made again as a copy of `from`: modes and all. */
+async function copyProject(work: string, from: string, to: string): Promise<void> {
+  await Deno.remove(join(work, to), { recursive: true }).catch(() => {});
+  await Deno.mkdir(join(work, to, ".."), { recursive: true });
+  const { success } = await new Deno.Command("cp", {
+    args: ["-a", join(work, from), join(work, to)],
+  }).output();
+  if (!success) throw new Error(`could not copy ${from} to ${to}`);
+}
 
 /** The quickstart made by `cli` into `work`/UPDATED. */
 async function untouchedProject(work: string, cli: string[]): Promise<void> {
@@ -313,6 +332,7 @@ async function untouchedProject(work: string, cli: string[]): Promise<void> {
     stderr: "null",
   }).output();
   if (!success) throw new Error(`could not make ${UPDATED}`);
+  await copyProject(work, UPDATED, CHANGED);
 }
 
 /** The npm package built from the bundle, installed into `work`; returns its `voicebot` command. */

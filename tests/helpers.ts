@@ -36,6 +36,8 @@ export interface RunOptions {
   denoFlags?: string[];
   /** A command that runs Deno, e.g. `setpriv` and its options: the CLI runs under it. */
   under?: readonly string[];
+  /** Kill the CLI (SIGKILL, as `kill -9`) this many milliseconds after it starts, if still running. */
+  killAfterMs?: number;
 }
 
 export async function voicebot(
@@ -44,7 +46,7 @@ export async function voicebot(
 ): Promise<CliResult> {
   await using home = await tempDir();
   const [program, ...before] = [...options.under ?? [], Deno.execPath()];
-  const output = await new Deno.Command(program, {
+  const child = new Deno.Command(program, {
     args: [
       ...before,
       ...["run", "-A", "--quiet", ...options.denoFlags ?? [], options.entry ?? ENTRY, ...args],
@@ -62,7 +64,16 @@ export async function voicebot(
     },
     // A hung CLI fails its test instead of hanging the suite.
     signal: AbortSignal.timeout(120_000),
-  }).output();
+  }).spawn();
+  const kill = options.killAfterMs === undefined ? undefined : setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // It has ended already.
+    }
+  }, options.killAfterMs);
+  const output = await child.output();
+  clearTimeout(kill);
   const decoder = new TextDecoder();
   return {
     code: output.code,
@@ -88,19 +99,25 @@ export function freePort(): number {
   return port;
 }
 
-/** Every file under `root` with its bytes, keyed by relative path: to compare a tree before and after. */
+/**
+ * Every path under `root`, keyed by relative path (directories end in `/`), with what it is: a
+ * file's mode and bytes, a link's target. To compare a tree before and after, modes and links too.
+ */
 export async function snapshot(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const walk = async (dir: string, prefix: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = join(dir, entry.name);
       const name = prefix + entry.name;
-      if (entry.isDirectory) {
+      if (entry.isSymlink) files.set(name, `-> ${await Deno.readLink(path)}`);
+      else if (entry.isDirectory) {
         files.set(`${name}/`, "");
         await walk(path, `${name}/`);
       } else {
         const bytes = await Deno.readFile(path);
-        files.set(name, Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
+        const mode = ((await Deno.stat(path)).mode ?? 0) & 0o7777;
+        const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+        files.set(name, `${mode.toString(8)} ${hex}`);
       }
     }
   };

@@ -6,34 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import {
-  cloneOfThisRepository,
-  DENO_DIR,
-  exists,
-  snapshot,
-  tempDir,
-  unprivileged,
-  voicebot,
-} from "./helpers.ts";
+import { exists, snapshot, tempDir, unprivileged, voicebot } from "./helpers.ts";
+import { append, BOT, made, nextRelease, read, write } from "./helpers_update.ts";
 import { skipped } from "./skips.ts";
 import { ruffProblems } from "./ruff.ts";
 import { VERSION } from "../src/version.ts";
-
-const CASCADE = ["-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm"];
-const BOT = ["init", "bot", ...CASCADE, "openai_llm", "--tts", "cartesia_tts"];
-
-/** A project made by this voicebot in `dir`/bot; returns its root. */
-async function made(dir: string, args = BOT): Promise<string> {
-  const run = await voicebot(args, { cwd: dir });
-  assert.equal(run.code, 0, run.stderr);
-  return join(dir, "bot");
-}
-
-const read = (root: string, path: string) => Deno.readTextFile(join(root, path));
-const write = (root: string, path: string, text: string) =>
-  Deno.writeTextFile(join(root, path), text);
-const append = (root: string, path: string, text: string) =>
-  Deno.writeTextFile(join(root, path), text, { append: true });
 
 /** The user's edits of every kind the issue names; returns what they wrote, to find it after. */
 async function editAsAUserWould(root: string) {
@@ -232,6 +209,9 @@ Deno.test({
     await using dir = await tempDir();
     const root = await made(dir.path);
     await append(root, "server/bot.py", "# mine\n");
+    // The user's modes come back too (the snapshot holds them): README.md is replaced, then put back.
+    await Deno.chmod(join(root, "README.md"), 0o600);
+    await Deno.chmod(join(root, "server/bot.py"), 0o755);
     const before = await snapshot(root);
     // README.md is put in place first; server/, which cannot be written, stops the rest.
     await Deno.chmod(join(root, "server"), 0o555);
@@ -293,33 +273,13 @@ Deno.test("a next voicebot, whose templates and Pipecat differ, updates a projec
   const root = await made(dir.path);
   const { own } = await editAsAUserWould(root);
 
-  // The next release: this tree with its version bumped, Pipecat moved on, a template changed.
-  const next = join(dir.path, "next");
-  await cloneOfThisRepository(next);
-  const denoJson = JSON.parse(await read(next, "deno.json"));
-  await write(next, "deno.json", JSON.stringify({ ...denoJson, version: "9.9.0" }, null, 2));
-  const view = await read(next, "src/init/project_view.ts");
-  await write(
-    next,
-    "src/init/project_view.ts",
-    view.replace('PIPECAT_VERSION = "1.7.0"', 'PIPECAT_VERSION = "1.8.0"')
-      .replace('PIPECAT_RANGE = ">=1.7.0,<1.8"', 'PIPECAT_RANGE = ">=1.8.0,<1.9"'),
-  );
-  const dockerfile = await read(next, "templates/server/Dockerfile.mustache");
-  await write(
-    next,
+  // The next release: Pipecat moved on, and a template changed.
+  const next = await nextRelease(join(dir.path, "next"), [[
     "templates/server/Dockerfile.mustache",
-    dockerfile.replace(/^FROM .*$/m, "$&\nLABEL org.opencontainers.image.vendor=voicebot"),
-  );
-  const gen = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "gen"],
-    cwd: next,
-    env: { DENO_DIR },
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  assert.equal(gen.code, 0, new TextDecoder().decode(gen.stderr));
-
-  const run = await voicebot(["update"], { cwd: root, entry: join(next, "main.ts") });
+    (dockerfile) =>
+      dockerfile.replace(/^FROM .*$/m, "$&\nLABEL org.opencontainers.image.vendor=voicebot"),
+  ]]);
+  const run = await voicebot(["update"], { cwd: root, entry: next });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, new RegExp(`voicebot ${VERSION.replaceAll(".", "\\.")} to 9\\.9\\.0`));
   assert.match(run.stderr, /Pipecat moves from 1\.7\.0 to 1\.8\.0\. .*CHANGELOG/);

@@ -25,6 +25,7 @@ export default define({
   description:
     "Bring a scaffolded project to this version of voicebot, or change its answers, and keep every edit you made.\n" +
     "Each file is merged three ways: as voicebot made it (kept in .voicebot/base.json), as it is now, and as this version makes it. Where you and voicebot changed the same lines, the file gets both versions between conflict markers; it exits 8 and lists them.\n" +
+    "Each file keeps its mode, line endings and bytes; a symbolic link stays a link. The write is all or nothing: an update that is killed part-way is undone by the next update or init there.\n" +
     "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's). With no option, on a terminal, it shows the answers, asks whether to change one, and asks before it writes.",
   helpExamples: [
     ["Update the project in this directory to this version", "voicebot update"],

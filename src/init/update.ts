@@ -417,7 +417,6 @@ function mergedBytes(
 ): FileChange | undefined {
   const { form, text: yours } = bytes === null ? { form: PLAIN, text: null } : readForm(bytes);
   const before = bytes === null ? null : shown(bytes);
-  const mine = baseOf?.yours.includes(path) ?? false;
   const baseText = baseOf?.files[path];
   const base = baseText === undefined ? undefined : inForm(form, baseText);
   const theirs = theirsText === undefined ? undefined : inForm(form, theirsText);
@@ -447,7 +446,9 @@ function mergedBytes(
     return base === theirs ? undefined : keep("kept-deleted");
   }
   if (baseOf === undefined) return threeWay(() => mergeTwoWay(yours, theirs));
-  if (mine || base === undefined) return keep("kept-yours");
+  // Not in the base: voicebot had not rendered it when the user made theirs (or it is recorded as
+  // theirs since): theirs.
+  if (base === undefined) return keep("kept-yours");
   if (yours === base) return take("updated", theirs);
   if (theirs === base) return undefined; // only the user changed it
   return threeWay(() => mergeThreeWay(yours, base, theirs));
