@@ -58,7 +58,7 @@ Deno.test("a link to a file inside the project is merged there and stays a link;
   assert.match(run.stderr, /merged\s+server\/\.env\.example: a link to config\/env\.example/);
   assert.match(
     run.stderr,
-    /linked\s+README\.md: a link to \S+shared-README\.md, which is not a file inside the project; left as it is \(voicebot would have updated it\)/,
+    /linked\s+README\.md: a link to \S+shared-README\.md, not a file inside the project that voicebot may write; left as it is \(voicebot would have updated it\)/,
   );
   assert.equal(await Deno.readLink(join(root, "server/.env.example")), "../config/env.example");
   assert.equal(await Deno.readLink(join(root, "README.md")), shared);
@@ -176,4 +176,23 @@ Deno.test("a file the user had where a later render puts one stays theirs at eve
   assert.match(after.stderr, /added\s+server\/evals\/voice\.yaml/);
   assert.match(await read(root, "server/evals/voice.yaml"), /# voice, as 9\.9\.0 makes it\n$/);
   assert.equal(JSON.parse(await read(root, ".voicebot/base.json")).yours, undefined);
+});
+
+Deno.test("a file no longer part of the project is never removed through a link", async () => {
+  await using dir = await tempDir();
+  const root = await made(dir.path, [...BOT, "--eval"]);
+  await Deno.mkdir(join(root, "checks"));
+  await Deno.rename(join(root, "server/evals/text.yaml"), join(root, "checks/text.yaml"));
+  await Deno.symlink("../../checks/text.yaml", join(root, "server/evals/text.yaml"));
+  const text = await read(root, "checks/text.yaml");
+
+  const run = await voicebot(["update", "--no-eval"], { cwd: root });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /removed\s+server\/evals\/voice\.yaml/);
+  assert.match(
+    run.stderr,
+    /linked\s+server\/evals\/text\.yaml: a link to \.\.\/\.\.\/checks\/text\.yaml: no longer part of the project, but voicebot removes nothing through a link; left as it is/,
+  );
+  assert.equal(await Deno.readLink(join(root, "server/evals/text.yaml")), "../../checks/text.yaml");
+  assert.equal(await read(root, "checks/text.yaml"), text);
 });

@@ -215,13 +215,19 @@ function whyOf(change: FileChange): string | undefined {
   if (aside) {
     return `not text, and changed by you and by voicebot; yours is untouched, voicebot's is written beside it as ${aside}`;
   }
-  if (link && !link.followed) {
-    return `a link to ${link.to}, which is not a file inside the project; left as it is (voicebot would have ${
-      wouldHave(would!)
-    } it)`;
+  if (change.outcome === "linked") {
+    return would === "removed"
+      ? `a link to ${
+        link!.to
+      }: no longer part of the project, but voicebot removes nothing through a link; left as it is`
+      : `a link to ${
+        link!.to
+      }, not a file inside the project that voicebot may write; left as it is (voicebot would have ${
+        wouldHave(would!)
+      } it)`;
   }
   const [, why] = SAID[change.outcome];
-  if (link) return `a link to ${link.to}, ${change.outcome} there${why ? `; ${why}` : ""}`;
+  if (link) return `a link to ${link.file}, ${change.outcome} there${why ? `; ${why}` : ""}`;
   if (change.outcome === "kept-yours") {
     return `yours; voicebot has its own ${change.path}, not written now nor at any later update, until you remove yours`;
   }
@@ -318,7 +324,7 @@ async function diffOf(result: UpdateResult): Promise<{ path: string; diff: strin
     return [{
       path: change.path,
       diff: patch(
-        change.link?.followed ? change.link.to : change.path,
+        change.link?.file ?? change.path,
         change.before,
         change.after,
       ),

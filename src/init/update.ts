@@ -88,10 +88,10 @@ export interface FileChange {
   /** For "conflict": how many places conflict. */
   readonly conflicts?: number;
   /**
-   * For a path that is a symbolic link: where it leads (as the link says), and whether voicebot
-   * followed it (a file inside the project, merged and written in the link's place) or left it.
+   * For a path that is a symbolic link: where it leads (as the link says), and, when voicebot
+   * followed it, the file inside the project it leads to, merged and written in the link's place.
    */
-  readonly link?: { readonly to: string; readonly followed: boolean };
+  readonly link?: Link;
   /** For a "linked" path: what the update would have done to a file there. */
   readonly would?: Outcome;
   /**
@@ -174,7 +174,9 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const theirs = new Map(rendered.map((file) => [file.path, file]));
   const { base, source, text: baseBefore } = await reading(root, () => baseOf(root, recorded));
   const paths = [...new Set([...Object.keys(base?.files ?? {}), ...theirs.keys()])].sort();
-  const onDisk = await reading(root, () => readProject(root, paths));
+  // The paths voicebot writes itself: a link that leads to one of them is not followed.
+  const own = [...paths, RECORD, BASE, ...planProjectGuides(config).map((guide) => guide.path)];
+  const onDisk = await reading(root, () => readProject(root, paths, own));
   refuseUnsettled(root, onDisk);
 
   const changes: FileChange[] = [];
@@ -242,7 +244,7 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
 
 /** Where a change is written: the path, or the file its link leads to. */
 function writtenAt(change: FileChange): string {
-  return change.link?.followed ? change.link.to : change.path;
+  return change.link?.file ?? change.path;
 }
 
 /** The record's answers, resolved, and the version that wrote it. */
@@ -332,56 +334,61 @@ function baseOf(
 interface OnDisk {
   /** The file's bytes (through a link, its file's); null when there is none. */
   readonly bytes: Uint8Array | null;
-  /** For a symbolic link: where it leads, and whether the update follows it (see `linkAt`). */
-  readonly link?: { readonly to: string; readonly followed: boolean };
+  /** For a symbolic link: where it leads, and the file the update follows it to (see `linkAt`). */
+  readonly link?: Link;
 }
 
-/** Each of the `paths` on disk under `root`. */
-function readProject(root: string, paths: readonly string[]): Map<string, OnDisk> {
+/** A symbolic link: where it leads, as it says; the file it is followed to, relative to the root. */
+export interface Link {
+  readonly to: string;
+  readonly file?: string;
+}
+
+/** Each of the `paths` on disk under `root`; a link is followed unless it leads to one of `own`. */
+function readProject(
+  root: string,
+  paths: readonly string[],
+  own: readonly string[],
+): Map<string, OnDisk> {
   const onDisk = new Map<string, OnDisk>();
   const followed = new Set<string>();
   for (const path of paths) {
     const full = join(root, path);
     const info = statOrNull(full);
     if (info?.isSymlink) {
-      const link = linkAt(root, path, paths, followed);
-      const { file, ...rest } = link;
-      onDisk.set(path, { bytes: file ? Deno.readFileSync(file) : null, link: rest });
+      const { real, ...link } = linkAt(root, path, own, followed);
+      onDisk.set(path, { bytes: real ? Deno.readFileSync(real) : null, link });
     } else onDisk.set(path, { bytes: info ? Deno.readFileSync(full) : null });
   }
   return onDisk;
 }
 
 /**
- * The symbolic link at `path`: where it leads, its file when that is a file, and whether the
- * update follows it. It does when the file is inside the project and no other path of the project
- * is, or leads to, that file: the merge is written there and the link stays. Else the link is left
- * as it is (a file outside the project may be shared with others; voicebot does not write there).
+ * The symbolic link at `path`: where it leads, the real path of its file when that is a file, and
+ * the file the update follows it to, if it does. It does when the file is inside the project and is
+ * none of the paths voicebot writes itself (`own`) nor one another link leads to: the merge is
+ * written there and the link stays. Else the link is left as it is (a file outside the project may
+ * be shared with others; voicebot does not write there).
  */
 function linkAt(
   root: string,
   path: string,
-  paths: readonly string[],
+  own: readonly string[],
   followed: Set<string>,
-): { to: string; followed: boolean; file?: string } {
+): Link & { real?: string } {
   const full = join(root, path);
   const to = Deno.readLinkSync(full);
-  let file: string | undefined;
+  let real: string | undefined;
   try {
-    file = Deno.statSync(full).isFile ? Deno.realPathSync(full) : undefined;
+    real = Deno.statSync(full).isFile ? Deno.realPathSync(full) : undefined;
   } catch {
-    return { to, followed: false }; // it leads nowhere
+    return { to }; // it leads nowhere
   }
   const realRoot = Deno.realPathSync(root);
-  const inside = file?.startsWith(`${realRoot}/`) ? file.slice(realRoot.length + 1) : undefined;
-  if (
-    inside === undefined || paths.includes(inside) || followed.has(inside) ||
-    inside === RECORD || inside.startsWith(".voicebot/")
-  ) {
-    return { to, followed: false, file };
-  }
-  followed.add(inside);
-  return { to: inside, followed: true, file };
+  const file = real?.startsWith(`${realRoot}/`) ? real.slice(realRoot.length + 1) : undefined;
+  if (file === undefined || own.includes(file) || followed.has(file)) return { to, real };
+  followed.add(file);
+  return { to, file, real };
 }
 
 /**
@@ -398,10 +405,12 @@ function merged(
 ): FileChange | undefined {
   const change = mergedBytes(path, disk.bytes, base, theirs);
   if (!change || !disk.link) return change;
-  if (disk.link.followed) return { ...change, link: disk.link };
+  // Followed, but never to remove the file the link leads to: that one is left, and named.
+  if (disk.link.file && change.outcome !== "removed") return { ...change, link: disk.link };
   if (change.before === change.after && change.outcome !== "conflict") return change;
   const { before } = change;
-  return { path, outcome: "linked", before, after: before, link: disk.link, would: change.outcome };
+  const link = { to: disk.link.to };
+  return { path, outcome: "linked", before, after: before, link, would: change.outcome };
 }
 
 /**

@@ -174,6 +174,10 @@ export async function writeAll(
   let place: Place = { dir: root };
   let lock: Deno.FsFile | undefined;
   let done = false;
+  const stopAt = stopAtStep();
+  const step = (n: number) => {
+    if (n === stopAt) Deno.kill(Deno.pid, "SIGKILL");
+  };
   try {
     for (const dir of await missingDirs(fs, root)) {
       place = { dir: dirname(dir), making: dir };
@@ -219,7 +223,7 @@ export async function writeAll(
     place = { dir: root };
     await fs.writeFile(join(staging, `${JOURNAL}.tmp`), JSON.stringify(journal));
     await fs.rename(join(staging, `${JOURNAL}.tmp`), join(staging, JOURNAL));
-    stopForTest(0);
+    step(0);
     for (const dir of dirs) {
       place = { dir: dirname(join(root, dir)), making: join(root, dir) };
       await fs.mkdir(join(root, dir));
@@ -229,7 +233,7 @@ export async function writeAll(
       place = { dir: dirname(target) };
       if (entry.staged === null) await fs.remove(target);
       else await fs.rename(join(staging, entry.staged), target);
-      stopForTest(index + 1);
+      step(index + 1);
     }
     for (const path of remove) await removeEmptyParents(fs, root, path);
     place = { dir: root };
@@ -281,18 +285,20 @@ function lockFolder(path: string): Deno.FsFile | undefined {
   }
 }
 
+/** Set by the tests only: the step of a write at which the writer kills itself (see `stopAtStep`). */
+const STOP_AT_STEP = "VOICEBOT_TEST_KILL_AFTER_STEP";
+
 /**
- * Tests stop a write dead at a chosen step, as `kill -9` would: after the journal is written (0),
- * or after the N-th file is put in place. Never set outside the tests.
+ * The step at which tests have the writer stop dead, as `kill -9` would: after the journal is
+ * written (0), or after the N-th path is changed. Undefined outside the tests (and without leave to
+ * read the environment, which is never asked for).
  */
-function stopForTest(step: number): void {
-  let at: string | undefined;
-  try {
-    at = Deno.env.get("VOICEBOT_TEST_KILL_AFTER_STEP");
-  } catch {
-    return; // no permission to read the environment: not a test
+function stopAtStep(): number | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: STOP_AT_STEP }).state !== "granted") {
+    return undefined;
   }
-  if (at !== undefined && Number(at) === step) Deno.kill(Deno.pid, "SIGKILL");
+  const step = Deno.env.get(STOP_AT_STEP);
+  return step === undefined ? undefined : Number(step);
 }
 
 /** Removes the directories above `path` (up to `root`, not included) that are left empty. */
