@@ -174,8 +174,9 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const theirs = new Map(rendered.map((file) => [file.path, file]));
   const { base, source, text: baseBefore } = await reading(root, () => baseOf(root, recorded));
   const paths = [...new Set([...Object.keys(base?.files ?? {}), ...theirs.keys()])].sort();
+  const projectGuides = planProjectGuides(config);
   // The paths voicebot writes itself: a link that leads to one of them is not followed.
-  const own = [...paths, RECORD, BASE, ...planProjectGuides(config).map((guide) => guide.path)];
+  const own = [...paths, RECORD, BASE, ...projectGuides.map((guide) => guide.path)];
   const onDisk = await reading(root, () => readProject(root, paths, own));
   refuseUnsettled(root, onDisk);
 
@@ -188,7 +189,7 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   }
   const guides = await reading(
     root,
-    () => sortGuides(root, planProjectGuides(config), "project", request.overwriteGuide),
+    () => sortGuides(root, projectGuides, "project", request.overwriteGuide),
   );
   // Guides go by init's rule: a missing one is written, one there is kept unless overwriteGuide.
   for (const guide of guides.write) {
@@ -230,21 +231,17 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   };
   if (!request.write || !changesSomething(result)) return result;
 
-  const writes: FileToWrite[] = [];
-  for (const change of changes.filter((change) => WRITES.has(change.outcome))) {
-    const content = change.data ?? change.after!;
-    if (change.aside) writes.push({ path: change.aside, content });
-    else writes.push({ path: writtenAt(change), content });
-  }
+  const writes: FileToWrite[] = changes.filter((change) => WRITES.has(change.outcome))
+    .map((change) => ({ path: writtenAt(change), content: change.data ?? change.after! }));
   if (baseChanged) writes.push({ path: BASE, content: newBase });
   const removals = changes.filter((change) => change.outcome === "removed").map(writtenAt);
   await writeAll(root, writes, undefined, removals);
   return { ...result, written: true };
 }
 
-/** Where a change is written: the path, or the file its link leads to. */
+/** Where a change is written: beside the path, the file its link leads to, or the path. */
 function writtenAt(change: FileChange): string {
-  return change.link?.file ?? change.path;
+  return change.aside ?? change.link?.file ?? change.path;
 }
 
 /** The record's answers, resolved, and the version that wrote it. */
@@ -421,12 +418,12 @@ function merged(
 function mergedBytes(
   path: string,
   bytes: Uint8Array | null,
-  baseOf: Base | undefined,
+  baseRecord: Base | undefined,
   theirsText: string | undefined,
 ): FileChange | undefined {
   const { form, text: yours } = bytes === null ? { form: PLAIN, text: null } : readForm(bytes);
   const before = bytes === null ? null : shown(bytes);
-  const baseText = baseOf?.files[path];
+  const baseText = baseRecord?.files[path];
   const base = baseText === undefined ? undefined : inForm(form, baseText);
   const theirs = theirsText === undefined ? undefined : inForm(form, theirsText);
   const keep = (outcome: Outcome): FileChange => ({ path, outcome, before, after: before });
@@ -454,7 +451,7 @@ function mergedBytes(
     // Deleted by the user: it stays deleted, and is named when voicebot has changed it since.
     return base === theirs ? undefined : keep("kept-deleted");
   }
-  if (baseOf === undefined) return threeWay(() => mergeTwoWay(yours, theirs));
+  if (baseRecord === undefined) return threeWay(() => mergeTwoWay(yours, theirs));
   // Not in the base: voicebot had not rendered it when the user made theirs (or it is recorded as
   // theirs since): theirs.
   if (base === undefined) return keep("kept-yours");
