@@ -148,8 +148,9 @@ const SAID: Record<FileChange["outcome"], [string, string?]> = {
   removed: ["removed", "no longer part of the project; you had not edited it"],
   "kept-edited": ["kept", "no longer part of the project, but you edited it"],
   "kept-deleted": ["not restored", "you deleted it; voicebot's version has changed since"],
-  "kept-yours": ["kept", "yours; voicebot has its own version of it, not written"],
-  linked: ["linked", "a link voicebot does not follow; left as it is"],
+  // These two are said by whyOf, which names the path and the link.
+  "kept-yours": ["kept"],
+  linked: ["linked"],
 };
 
 /** What a link voicebot left would have been, in the report's words. */
