@@ -53,13 +53,10 @@ export function printInterrupted(interrupted: readonly Interrupted[], where: str
       );
       for (const path of left) console.error(`  - ${path}`);
     } else if (undone > 0) {
-      printNote(
-        `An earlier voicebot run in ${where} was stopped while it wrote; the ${undone} file${
-          undone === 1 ? " it had" : "s it had"
-        } changed ${undone === 1 ? "is" : "are"} put back as ${
-          undone === 1 ? "it was" : "they were"
-        }.`,
-      );
+      const files = undone === 1
+        ? "the 1 file it had changed is put back as it was"
+        : `the ${undone} files it had changed are put back as they were`;
+      printNote(`An earlier voicebot run in ${where} was stopped while it wrote; ${files}.`);
     } else printNote(`Removed ${folder}, which an earlier voicebot run in ${where} left behind.`);
   }
 }

@@ -72,7 +72,10 @@ export type Outcome =
    * remove it.
    */
   | "kept-yours"
-  /** A symbolic link voicebot does not follow (it leads outside the project): left as it is. */
+  /**
+   * A symbolic link the update does not write through (it leads outside the project or nowhere, to
+   * a file voicebot writes itself, or its file would be removed): left as it is, and named.
+   */
   | "linked";
 
 export interface FileChange {
@@ -95,8 +98,8 @@ export interface FileChange {
   /** For a "linked" path: what the update would have done to a file there. */
   readonly would?: Outcome;
   /**
-   * For a conflict in a file that is not text (or a link's file that changed): the path beside
-   * it where voicebot's version is written, the user's file untouched.
+   * For a conflict in a file that is not text: the path beside it where voicebot's version is
+   * written, the user's file untouched.
    */
   readonly aside?: string;
 }
