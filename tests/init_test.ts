@@ -525,10 +525,20 @@ Deno.test("--config: a missing file is a usage error", async () => {
   assert.match(run.stderr, /--config: no file at nope\.json/);
 });
 
-Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and reports ignored options", async () => {
-  await using run = await initIn(["quickstart", "-t", "carrier1", "--llm", "anthropic_llm"]);
+Deno.test("quickstart given scaffold options refuses them all, exit 2, and writes nothing", async () => {
+  await using refused = await initIn(["quickstart", "-t", "carrier1", "--llm", "anthropic_llm"]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /`init quickstart` is a fixed preset, which takes no scaffold options; nothing was written\.\n {2}- quickstart: takes no --transport, --llm\n/,
+  );
+  assert.match(refused.stderr, /name a directory to scaffold your own: `voicebot init my-bot/);
+  assert.deepEqual(await listFiles(refused.dir.path), []);
+});
+
+Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart", async () => {
+  await using run = await initIn(["quickstart"]);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stderr, /ignored: --transport, --llm/);
   const root = join(run.dir.path, "voicebot-quickstart");
   assert.deepEqual(await listFiles(root), [
     ".gitignore",
@@ -546,7 +556,7 @@ Deno.test("quickstart scaffolds the preset into ./voicebot-quickstart and report
   ]);
   const bot = await Deno.readTextFile(join(root, "server/bot.py"));
   assert.match(bot, /DeepgramSTTService/);
-  assert.match(bot, /OpenAILLMService/, "the ignored --llm did not apply");
+  assert.match(bot, /OpenAILLMService/);
   assert.match(bot, /CartesiaTTSService/);
   assert.match(await Deno.readTextFile(join(root, "ASSISTANT.md")), /^@AGENTS\.md$/m);
   assert.match(

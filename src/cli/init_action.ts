@@ -136,9 +136,6 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
 function report(result: InitResult) {
   const where = relative(Deno.cwd(), result.root) || ".";
   printInterrupted(result.interrupted, where);
-  if (result.ignored.length > 0) {
-    printWarning(`the quickstart is a fixed preset; ignored: ${result.ignored.join(", ")}`);
-  }
   for (const note of result.deprecated) printWarning(note);
   for (const warning of result.warnings) printWarning(warning);
   const unchanged = result.unchanged.length;

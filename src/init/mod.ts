@@ -129,7 +129,6 @@ export type InitResult =
     readonly kept: readonly KeptGuide[];
     /** Guides the coding-agent path wrote and nobody edited, replaced by the project's own. */
     readonly replaced: readonly string[];
-    readonly ignored: readonly string[];
     /** The deprecated services the bot uses, each with what Pipecat says of it. */
     readonly deprecated: readonly string[];
     /** Files in the way: a real run stops on them, and so does the command's dry run. */
@@ -147,7 +146,6 @@ export type InitResult =
     readonly written: readonly string[];
     readonly kept: readonly KeptGuide[];
     readonly replaced: readonly string[];
-    readonly ignored: readonly string[];
     readonly deprecated: readonly string[];
     /** Files already there with the same bytes, left alone: when `written` is empty, all of them. */
     readonly unchanged: readonly string[];
@@ -160,12 +158,9 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
   if (!scaffold) return await writeGuideProject(request);
 
   const root = resolve(request.cwd, quickstart ? QUICKSTART_DIR : request.dir ?? ".");
-  const { config, warnings, ignored } = quickstart
-    ? {
-      ...resolveOrThrow(QUICKSTART, request.problems ?? [], QUICKSTART_DIR),
-      ignored: ignoredByQuickstart(request),
-    }
-    : { ...await configFromRequest(request, basename(root)), ignored: [] };
+  const { config, warnings } = quickstart
+    ? resolveQuickstart(request)
+    : await configFromRequest(request, basename(root));
   const lowerNames = lowerNamesOf(config);
   const there = refuseFileAsRoot(root);
   const interrupted = await undoInterrupted(root);
@@ -190,7 +185,6 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
       files: paths(files),
       kept,
       replaced,
-      ignored,
       deprecated,
       conflicts: found.conflicts,
       unchanged,
@@ -209,7 +203,6 @@ export async function initProject(request: InitRequest): Promise<InitResult> {
     written: paths(files),
     kept,
     replaced,
-    ignored,
     deprecated,
     unchanged,
     warnings,
@@ -266,7 +259,6 @@ async function writeGuideProject(request: InitRequest): Promise<InitResult> {
     projectGuides: kind === "project",
     kept: guides.kept,
     replaced: guides.replaced,
-    ignored: [],
     deprecated: [],
     unchanged: guides.unchanged,
     warnings: [],
@@ -409,9 +401,25 @@ async function readConfigFile(path: string, given: string): Promise<string | Pro
   }
 }
 
-function ignoredByQuickstart(request: InitRequest): string[] {
+/**
+ * The quickstart's configuration. It is a fixed preset: scaffold options or `--config` given with
+ * it are refused with the run's other problems, never dropped (the user meant a bot of their own,
+ * and would get another).
+ */
+function resolveQuickstart(request: InitRequest) {
   const flags = (Object.keys(request.flags) as ConfigKey[]).map((key) => FIELDS[key].flag);
-  return request.configPath === undefined ? flags : [...flags, "--config"];
+  const given = request.configPath === undefined ? flags : [...flags, "--config"];
+  const problems = [...request.problems ?? []];
+  if (given.length === 0) return resolveOrThrow(QUICKSTART, problems, QUICKSTART_DIR);
+  problems.push({ field: "quickstart", message: `takes no ${given.join(", ")}` });
+  return resolveOrThrow(QUICKSTART, problems, QUICKSTART_DIR, {
+    message: "`init quickstart` is a fixed preset, which takes no scaffold options",
+    hint: `drop ${
+      given.length === 1 ? "it" : "them"
+    }, or name a directory to scaffold your own: \`voicebot init my-bot ${
+      given.join(" ... ")
+    } ...\`.`,
+  });
 }
 
 /**
