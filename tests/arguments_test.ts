@@ -240,3 +240,41 @@ Deno.test("create-key with an empty --expires-in makes no key, and no database",
   assert.match(made.stdout, /^vb_sk_/);
   assert.match(made.stderr, /valid until/);
 });
+
+Deno.test("--x with --no-x is refused in every command that has both, naming the pair", async () => {
+  let checked = 0;
+  for (const [path, command] of commandsUnder(COMMANDS)) {
+    for (const [name, arg] of Object.entries(command.args ?? {})) {
+      if (arg.type !== "boolean" || !arg.negatable) continue;
+      for (const pair of [[`--${name}`, `--no-${name}`], [`--no-${name}`, `--${name}`]]) {
+        const { code, output } = await runCaptured([...path, ...pair]);
+        assert.equal(code, 2, `${path.join(" ")} ${pair.join(" ")}: ${output}`);
+        assert.match(output, new RegExp(`--${name} and --no-${name} contradict each other`));
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 10, `only ${checked} pairs`);
+});
+
+Deno.test("a negative number is the option's value, refused by the option's own check", async () => {
+  await using dir = await tempDir();
+  const cases: [string[], RegExp][] = [
+    [["cloud", "serve", "--rate-limit", "-1"], /--rate-limit must be 0 or more/],
+    [["cloud", "serve", "--port", "-3"], /--port must be 0 to 65535, not -3/],
+    [
+      ["cloud", "secrets", "set", "my-set", "A=1", "--wait", "--wait-timeout", "-5"],
+      /--wait-timeout must be more than 0 seconds/,
+    ],
+  ];
+  for (const [args, expected] of cases) {
+    const database = ["--database", `${dir.path}/secrets.db`];
+    const run = await voicebot(args[1] === "serve" ? [...args, ...database] : args, {
+      cwd: dir.path,
+    });
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, expected);
+    assert.doesNotMatch(run.stderr, /unknown option|expects a number/);
+  }
+  assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no database was made");
+});

@@ -528,22 +528,43 @@ function forEachDashWord(
 }
 
 /**
- * gunshi 0.37.2 fails with a TypeError on a number option given no value (`--port` last, or
- * before another option). Written `--port=`, it is an empty value, which gunshi reports as the
- * wrong type, with every other problem of the run.
+ * A number option's value as gunshi can read it. gunshi 0.37.2 fails with a TypeError on a number
+ * option given no value (`--port` last, or before another option): written `--port=`, it is an
+ * empty value, which gunshi reports as the wrong type, with every other problem of the run. And it
+ * takes a negative value (`--wait-timeout -5`) for an option of its own: written
+ * `--wait-timeout=-5`, it is the option's value, which the command's own check refuses by name.
  */
-export function withEmptyNumbers(argv: readonly string[], commands: SubCommands): string[] {
-  const out = [...argv];
+export function withNumberValues(argv: readonly string[], commands: SubCommands): string[] {
+  const out: (string | undefined)[] = [...argv];
   forEachDashWord(argv, commands, (word, i, args) => {
+    if (!word.startsWith("--") || args[word.slice(2)]?.type !== "number") return;
     const next = argv[i + 1];
-    if (
-      word.startsWith("--") && args[word.slice(2)]?.type === "number" &&
-      (next ?? "-").startsWith("-")
-    ) {
-      out[i] = `${word}=`;
-    }
+    if (next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out[i] = `${word}=${next}`;
+      out[i + 1] = undefined;
+    } else if ((next ?? "-").startsWith("-")) out[i] = `${word}=`;
   });
-  return out;
+  return out.filter((word) => word !== undefined);
+}
+
+const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * `--x` and `--no-x` given together to one command: which one was meant is not known, so each such
+ * pair is a problem of the run (gunshi would take the last). One line each, naming both.
+ */
+export function contradictions(argv: readonly string[], commands: SubCommands): string[] {
+  const given = new Map<string, Set<string>>();
+  forEachDashWord(argv, commands, (word, _i, args) => {
+    const name = word.startsWith("--") ? word.slice(2).split("=")[0] : undefined;
+    if (name === undefined) return;
+    const negated = name.startsWith("no-") && args[name.slice(3)]?.negatable;
+    const option = negated ? name.slice(3) : name;
+    if (args[option]?.type !== "boolean") return;
+    given.set(option, (given.get(option) ?? new Set()).add(negated ? "no" : "yes"));
+  });
+  return [...given].filter(([, ways]) => ways.size === 2)
+    .map(([option]) => `--${option} and --no-${option} contradict each other: give one`);
 }
 
 /** What markEmptyValues puts in place of a string option and its empty value: `--(empty)name`. */

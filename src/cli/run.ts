@@ -12,6 +12,7 @@ import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
+  contradictions,
   type ErrorPlace,
   helpRenderer,
   hideUnknownArguments,
@@ -20,7 +21,7 @@ import {
   noCommandGiven,
   parserProblems,
   unexpectedWords,
-  withEmptyNumbers,
+  withNumberValues,
 } from "./help.ts";
 
 const root = define({
@@ -55,10 +56,12 @@ export async function run(
 ): Promise<number> {
   const verbose = argv.includes("--verbose");
   const given = argv.filter((arg) => arg !== "--verbose");
-  const args = withEmptyNumbers(
-    markEmptyValues(hideUnknownArguments(given, commands), commands),
+  // Numbers first: a negative one (`--rate-limit -1`) is the option's value, not a word to hide.
+  const args = markEmptyValues(
+    hideUnknownArguments(withNumberValues(given, commands), commands),
     commands,
   );
+  const contradicting = contradictions(given, commands);
   // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
   let place: ErrorPlace | undefined;
   try {
@@ -78,8 +81,12 @@ export async function run(
       onBeforeCommand: (ctx) => {
         if (ctx.values.help || ctx.values.version) return;
         const unexpected = unexpectedWords(ctx);
-        if (unexpected === undefined) return;
-        throw new AggregateError([...ctx.validationError?.errors ?? [], new Error(unexpected)]);
+        const ours = [...(unexpected === undefined ? [] : [unexpected]), ...contradicting];
+        if (ours.length === 0) return;
+        throw new AggregateError([
+          ...ctx.validationError?.errors ?? [],
+          ...ours.map((problem) => new Error(problem)),
+        ]);
       },
       onErrorCommand: (ctx) => {
         place = {
