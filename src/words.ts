@@ -37,6 +37,16 @@ export function wrap(text: string, width: number, hang = 0): string[] {
   return lines;
 }
 
+/**
+ * A value a message quotes back, in double quotes: whole when it is short, else its first `max`
+ * characters and how long it was. A message never echoes a whole file's worth of what was typed.
+ */
+export function quoted(value: string, max = 40): string {
+  return value.length <= max
+    ? `"${value}"`
+    : `"${value.slice(0, max)}…" (${value.length} characters)`;
+}
+
 /** A word as a POSIX shell reads it: as it is when it is safe so, else in single quotes. */
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;

@@ -244,12 +244,14 @@ Deno.test("create-key with an empty --expires-in makes no key, and no database",
 Deno.test("--x with --no-x is refused in every command that has both, naming the pair", async () => {
   let checked = 0;
   for (const [path, command] of commandsUnder(COMMANDS)) {
+    // update says first that there is no project here (exit 4), then its problems: its own test.
+    if (path[0] === "update") continue;
     for (const [name, arg] of Object.entries(command.args ?? {})) {
       if (arg.type !== "boolean" || !arg.negatable) continue;
       for (const pair of [[`--${name}`, `--no-${name}`], [`--no-${name}`, `--${name}`]]) {
         const { code, output } = await runCaptured([...path, ...pair]);
         assert.equal(code, 2, `${path.join(" ")} ${pair.join(" ")}: ${output}`);
-        assert.match(output, new RegExp(`--${name} and --no-${name} contradict each other`));
+        assert.match(output, new RegExp(`--${name} and --no-${name}: they contradict each other`));
         checked++;
       }
     }

@@ -21,11 +21,12 @@ const GLOBAL = ["help", "version", "verbose"];
 const BORROWED: Record<string, Record<string, string[]>> = {
   "docs/secrets.md": { "cloud serve": ["runtime", "set"] },
   "docs/cli.md": {
-    init: ["config", "dry-run", "list-options"],
+    init: ["config", "dry-run", "list-options", "eval", "no-eval"],
     update: ["check"],
     "cloud secrets set": ["file", "wait"],
     "cloud secrets diff": ["exit-code"],
-    "cloud serve": ["database"],
+    "cloud secrets list": ["sets", "no-sets"],
+    "cloud serve": ["database", "rate-limit"],
   },
 };
 

@@ -327,10 +327,14 @@ Deno.test("one run: a realtime service mixed with cascade ones says what each mo
   );
 });
 
-Deno.test("one run: invalid values and missing fields together", async () => {
+Deno.test("one run: invalid values, missing fields and an option with its negation together", async () => {
   const stderr = await assertNames(
     ["-t", "pigeon", "-m", "cascde", "--stt", "nope_stt", "--video-output", "--no-video-output"],
-    [F.transport, F.mode, F.stt, F.llm, F.tts],
+    [F.transport, F.mode, F.stt, F.llm, F.tts, "--video-output and --no-video-output"],
+  );
+  assert.match(
+    stderr,
+    /--video-output and --no-video-output: they contradict each other; give one/,
   );
   assert.match(stderr, /did you mean "cascade"\?/);
   assert.match(stderr, /unknown transport "pigeon"/);

@@ -1089,7 +1089,7 @@ Deno.test("serve refuses bad options with exit 2 and names each problem", async 
   assert.equal(result.code, 2);
   assert.match(result.stderr, /--port must be 0 to 65535/);
   assert.match(result.stderr, /"Bad_Region" is not a region code/);
-  assert.match(result.stderr, /--default-region eu-central is not one of --regions/);
+  assert.match(result.stderr, /--default-region "eu-central" is not one of --regions/);
 });
 
 backendTest(

@@ -195,10 +195,14 @@ Deno.test("every problem of the changed answers at once, exit 2, nothing written
   await using dir = await tempDir();
   const root = await made(dir.path);
   const before = await snapshot(root);
-  const run = await voicebot(["update", "--tts", "nope_tts", "--mode", "psychic"], { cwd: root });
+  const run = await voicebot(
+    ["update", "--tts", "nope_tts", "--mode", "psychic", "--eval", "--no-eval"],
+    { cwd: root },
+  );
   assert.equal(run.code, 2, run.stderr);
   assert.match(run.stderr, /nope_tts/);
   assert.match(run.stderr, /psychic/);
+  assert.match(run.stderr, /--eval and --no-eval: they contradict each other; give one/);
   assert.deepEqual(await snapshot(root), before);
 });
 

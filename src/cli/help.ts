@@ -16,11 +16,12 @@ import {
   type Args,
   type ArgSchema,
   ArgsValidationErrorKeys,
+  type ArgToken,
   CommandNotFoundError,
   isArgsValidationError,
 } from "gunshi";
 import { closest, didYouMean } from "../suggest.ts";
-import { looksLikeToken, SET_NAME } from "../secrets/names.ts";
+import { readsAsName } from "../secrets/names.ts";
 import { wrap } from "../words.ts";
 import { VERSION } from "../version.ts";
 import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
@@ -327,6 +328,10 @@ export interface ErrorPlace {
  */
 const OWN_WORDS = new Set(["init", "update", "complete"]);
 
+/** Whether the command reports its own unexpected words and contradictions, with its problems. */
+export const reportsItsOwnWords = (commandPath: readonly string[]) =>
+  OWN_WORDS.has(commandPath.join(" "));
+
 /**
  * The words a command would otherwise ignore, after the positionals it takes, as a problem; none
  * for a command that takes any number of them (`multiple`) or reads its own (OWN_WORDS), nor for a
@@ -345,14 +350,13 @@ export function unexpectedWords(
   // A group (or the root) given a word: an unknown command, which the parser names already.
   const errors = ctx.validationError?.errors ?? [];
   if (errors.some((error) => error instanceof CommandNotFoundError)) return;
-  if (OWN_WORDS.has(ctx.commandPath.join(" "))) return;
+  if (reportsItsOwnWords(ctx.commandPath)) return;
   const positionals = Object.values(ctx.args).filter(isPositional);
   if (positionals.some((arg) => arg.multiple)) return;
   const first = ctx.commandPath.length + positionals.length;
   // Words after `--` too: only `secrets run` takes them (a repeated positional, above).
   const words = [...ctx.positionals.slice(first), ...ctx.rest];
   if (words.length === 0) return;
-  const readsAsName = (word: string) => SET_NAME.test(word) && !looksLikeToken(word);
   const named = words.filter(readsAsName).map((word) => `"${word}"`);
   const hidden = words.length - named.length;
   const notShown = hidden === 0 ? [] : [
@@ -551,21 +555,27 @@ const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)$/;
 
 /**
  * `--x` and `--no-x` given together to one command: which one was meant is not known, so each such
- * pair is a problem of the run (gunshi would take the last). One line each, naming both.
+ * pair is a problem of the run (gunshi would take the last). The option names, one per pair.
  */
-export function contradictions(argv: readonly string[], commands: SubCommands): string[] {
-  const given = new Map<string, Set<string>>();
-  forEachDashWord(argv, commands, (word, _i, args) => {
-    const name = word.startsWith("--") ? word.slice(2).split("=")[0] : undefined;
-    if (name === undefined) return;
-    const negated = name.startsWith("no-") && args[name.slice(3)]?.negatable;
-    const option = negated ? name.slice(3) : name;
-    if (args[option]?.type !== "boolean") return;
-    given.set(option, (given.get(option) ?? new Set()).add(negated ? "no" : "yes"));
-  });
-  return [...given].filter(([, ways]) => ways.size === 2)
-    .map(([option]) => `--${option} and --no-${option} contradict each other: give one`);
+export function contradictions(ctx: { tokens?: readonly ArgToken[]; args?: Args }): string[] {
+  const args = ctx.args ?? {};
+  const given = new Map<string, Set<boolean>>();
+  for (const token of ctx.tokens ?? []) {
+    if (token.kind !== "option" || !token.rawName?.startsWith("--") || !token.name) continue;
+    const negated = token.name.startsWith("no-") && args[token.name.slice(3)]?.negatable;
+    const option = negated ? token.name.slice(3) : token.name;
+    if (args[option]?.type !== "boolean") continue;
+    given.set(option, (given.get(option) ?? new Set()).add(!negated));
+  }
+  return [...given].filter(([, ways]) => ways.size === 2).map(([option]) => option);
 }
+
+/** A contradiction in the words of a problem line. */
+export const contradictionProblem = (option: string) =>
+  `--${option} and --no-${option}: ${CONTRADICTION}`;
+
+/** What init and update say of the pair, in their own list of problems. */
+export const CONTRADICTION = "they contradict each other; give one";
 
 /** What markEmptyValues puts in place of a string option and its empty value: `--(empty)name`. */
 const EMPTY_MARK = "--(empty)";

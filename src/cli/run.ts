@@ -12,6 +12,7 @@ import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
+  contradictionProblem,
   contradictions,
   type ErrorPlace,
   helpRenderer,
@@ -20,6 +21,7 @@ import {
   NoCommandGiven,
   noCommandGiven,
   parserProblems,
+  reportsItsOwnWords,
   unexpectedWords,
   withNumberValues,
 } from "./help.ts";
@@ -61,7 +63,6 @@ export async function run(
     hideUnknownArguments(withNumberValues(given, commands), commands),
     commands,
   );
-  const contradicting = contradictions(given, commands);
   // The command gunshi resolved, for the words of its parser errors (the usage line, the hint).
   let place: ErrorPlace | undefined;
   try {
@@ -81,7 +82,11 @@ export async function run(
       onBeforeCommand: (ctx) => {
         if (ctx.values.help || ctx.values.version) return;
         const unexpected = unexpectedWords(ctx);
-        const ours = [...(unexpected === undefined ? [] : [unexpected]), ...contradicting];
+        const contradicting = reportsItsOwnWords(ctx.commandPath) ? [] : contradictions(ctx);
+        const ours = [
+          ...(unexpected === undefined ? [] : [unexpected]),
+          ...contradicting.map(contradictionProblem),
+        ];
         if (ours.length === 0) return;
         throw new AggregateError([
           ...ctx.validationError?.errors ?? [],

@@ -2,7 +2,9 @@
  * The scaffold options `init` and `update` share: each sets one answer of the configuration, and
  * `scaffoldFlags` reads them into the core's input.
  */
+import type { Args, ArgToken } from "gunshi";
 import type { Problem, ScaffoldInput } from "../init/config.ts";
+import { CONTRADICTION, contradictions } from "./help.ts";
 
 export const text = (description: string, short?: string) =>
   ({ type: "string", description, ...(short ? { short } : {}) }) as const;
@@ -70,9 +72,19 @@ export type ScaffoldValues = {
  */
 export function givenAnswers(
   command: string,
-  ctx: { positionals: readonly string[]; commandPath: readonly string[]; values: ScaffoldValues },
+  ctx: {
+    positionals: readonly string[];
+    commandPath: readonly string[];
+    values: ScaffoldValues;
+    /** gunshi's, for `--x` with `--no-x`; absent on the direct start, which takes neither. */
+    tokens?: readonly ArgToken[];
+    args?: Args;
+  },
 ): { flags: ScaffoldInput; problems: Problem[] } {
-  const problems: Problem[] = [];
+  const problems: Problem[] = contradictions(ctx).map((option) => ({
+    field: `--${option} and --no-${option}`,
+    message: CONTRADICTION,
+  }));
   const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
   if (extra.length > 0) {
     problems.push({

@@ -53,6 +53,12 @@ export async function readConfig(path: string): Promise<ConfigFile> {
   let text: string;
   try {
     const info = await Deno.stat(path);
+    if (info.isDirectory) {
+      throw new UsageError(`the config file ${path} is a directory.`, {
+        hint:
+          `VOICEBOT_CONFIG names the file itself (e.g. ${path}/config.json); unset, the file is $XDG_CONFIG_HOME/voicebot/config.json.`,
+      });
+    }
     const loose = openToOthers(info);
     if (loose !== undefined) {
       const mode = loose.toString(8).padStart(4, "0");
@@ -141,15 +147,28 @@ export function loginHint(organization?: string): string {
  * No organization is named nor current. When the file still holds some (after `auth logout` of
  * the current one), the error lists them and says how to pick one.
  */
-export function noCurrentOrganization(stored: readonly string[]): AuthError {
+export function noCurrentOrganization(stored: readonly string[], path: string): AuthError {
   if (stored.length === 0) {
-    return new AuthError("not logged in: no organization and no API key.", { hint: loginHint() });
+    // Which file was read, and whether it is there: a VOICEBOT_CONFIG with a typo says so.
+    const file = isThere(path) ? `${path} holds none` : `there is no ${path}`;
+    return new AuthError(`not logged in: no organization and no API key (${file}).`, {
+      hint: loginHint(),
+    });
   }
   const names = [...stored].sort().map((name) => `"${name}"`).join(", ");
   return new AuthError(
     `no current organization; keys are stored for ${names}.`,
     { hint: pickHint(stored) },
   );
+}
+
+function isThere(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How to act in one of the stored organizations. */
@@ -194,7 +213,7 @@ export async function resolveCredentials(
   } else if (stored) {
     [apiKey, keySource] = [stored.apiKey, "config"];
   } else if (organization === undefined) {
-    throw noCurrentOrganization(Object.keys(file.organizations));
+    throw noCurrentOrganization(Object.keys(file.organizations), path);
   } else {
     throw new AuthError(`no API key stored for organization "${organization}".`, {
       hint: loginHint(organization),

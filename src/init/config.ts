@@ -26,7 +26,7 @@ import {
   VIDEO_TRANSPORTS,
 } from "./catalog.ts";
 import { closest, didYouMean } from "../suggest.ts";
-import { andList } from "../words.ts";
+import { andList, quoted } from "../words.ts";
 
 /** The resolved configuration. Key order is the order the dry-run prints; unused fields are null. */
 export interface ScaffoldConfig {
@@ -132,12 +132,14 @@ export const PROJECT_NAME_MAX = 55;
 
 export function projectNameProblem(name: string): string | undefined {
   if (name.length > PROJECT_NAME_MAX) {
-    return `"${name}" is ${name.length} characters; at most ${PROJECT_NAME_MAX}, e.g. "${
+    return `${quoted(name)} is too long: at most ${PROJECT_NAME_MAX} characters, e.g. "${
       suggestProjectName(name)
     }"`;
   }
   if (!PROJECT_NAME.test(name)) {
-    return `"${name}" is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "${
+    return `${
+      quoted(name)
+    } is not a valid project name: use letters and digits, joined by single "-", "_" or "." (Python packages and, in lower case, container images accept these), e.g. "${
       suggestProjectName(name)
     }"`;
   }
@@ -229,7 +231,9 @@ export function resolveConfig(
     if (resolved === "unknown") {
       problem(
         "transports",
-        `unknown transport "${value}"; ${transportHint(value)}${oneOf(TRANSPORT_CHOICES)}`,
+        `unknown transport ${quoted(String(value))}; ${transportHint(value)}${
+          oneOf(TRANSPORT_CHOICES)
+        }`,
       );
     } else if (resolved === "needs-pstn-mode") {
       required("daily_pstn_mode", ` with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`);
@@ -519,7 +523,10 @@ function checkedMode(
   if (value === undefined) {
     required("mode", `; ${advice}`);
   } else {
-    problem("mode", `invalid value "${value}"; ${didYouMean(String(value), MODES)}${advice}`);
+    problem(
+      "mode",
+      `invalid value ${quoted(String(value))}; ${didYouMean(String(value), MODES)}${advice}`,
+    );
   }
   return undefined;
 }
@@ -572,7 +579,12 @@ function checkedChoice<T extends string>(
     if ((choices as readonly string[]).includes(value)) return value as T;
     if (Object.hasOwn(aliases, value)) return aliases[value];
   }
-  problem(key, `invalid value "${value}"; ${didYouMean(String(value), choices)}${oneOf(choices)}`);
+  problem(
+    key,
+    `invalid value ${quoted(String(value))}; ${didYouMean(String(value), choices)}${
+      oneOf(choices)
+    }`,
+  );
   return undefined;
 }
 
@@ -603,8 +615,8 @@ function checkedService(
   // An alias (Pipecat's id, or an older one of ours) resolves to the catalog's id.
   if (service?.kind === kind) return service.id;
   const what = service
-    ? `"${id}" is a ${KIND_LABEL[service.kind]} service, not a ${KIND_LABEL[kind]} one`
-    : `unknown ${KIND_LABEL[kind]} service "${id}"`;
+    ? `${quoted(id)} is a ${KIND_LABEL[service.kind]} service, not a ${KIND_LABEL[kind]} one`
+    : `unknown ${KIND_LABEL[kind]} service ${quoted(id)}`;
   const near = closest(id, serviceNames(kind));
   problem(key, near ? `${what}; did you mean "${near}"?` : `${what}; ${oneOf(serviceIds(kind))}`);
   return undefined;

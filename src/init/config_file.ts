@@ -12,6 +12,7 @@ import {
   type ScaffoldInput,
 } from "./config.ts";
 import { didYouMean } from "../suggest.ts";
+import { quoted } from "../words.ts";
 
 // `null` is accepted as "not set", so a dry-run's output can be fed back with --config.
 const SCHEMA_OF: Record<FieldType, z.ZodMiniType> = {
@@ -164,7 +165,7 @@ function expectedKind(key: ConfigKey | typeof VERSION_KEY, index: number | undef
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  if (typeof value === "string") return `the string ${quoted(value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -107,7 +107,10 @@ Deno.test("projectNameProblem: letters of either case and digits, joined by one 
       /not a valid project name: use letters and digits/,
     );
   }
-  assert.match(projectNameProblem("a".repeat(56))!, /at most 55, e\.g\. "a{55}"$/);
+  assert.match(
+    projectNameProblem("a".repeat(56))!,
+    /is too long: at most 55 characters, e\.g\. "a{55}"$/,
+  );
   assert.equal(lowerName("My-Bot.V2"), "my-bot.v2");
 });
 

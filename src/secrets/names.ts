@@ -33,3 +33,11 @@ export function looksLikeToken(key: string): boolean {
 export function showableKey(key: string): boolean {
   return KEY_NAME.test(key) && !looksLikeToken(key);
 }
+
+/**
+ * Whether a word typed where none was expected may be quoted back: it reads as a name (letters,
+ * digits and hyphens, as a set's) and not as a token. Anything else may be a key in the wrong place.
+ */
+export function readsAsName(word: string): boolean {
+  return SET_NAME.test(word) && !looksLikeToken(word);
+}

@@ -8,9 +8,9 @@
 import { define } from "gunshi";
 import { invalidArguments, UsageError, VoicebotError } from "../../errors.ts";
 import { databaseProblem, describeDatabase, hasPassword } from "../../server/database_url.ts";
-import { ORGANIZATION_NAME, SET_NAME } from "../../secrets/names.ts";
+import { ORGANIZATION_NAME, readsAsName, SET_NAME } from "../../secrets/names.ts";
 import { NO_COLOR, printJson, printNote, printSuccess } from "../output.ts";
-import { count, durationMs } from "../../words.ts";
+import { count, durationMs, quoted } from "../../words.ts";
 
 const DEFAULT_REGIONS = "us-west,us-east,eu-central";
 const REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
@@ -204,8 +204,16 @@ export default define({
         values.json ?? false,
       );
     }
+    if (action === "revoke-key") {
+      throw new UsageError("revoke-key needs the id of the key to revoke: 16 hex digits.", {
+        hint:
+          "`voicebot cloud serve list-keys -o ORG` lists an organization's keys with their ids; then `voicebot cloud serve revoke-key KEY_ID`.",
+      });
+    }
     if (action !== undefined) {
-      throw new UsageError(`unexpected argument "${[action, ...extra].join(" ")}".`, {
+      // An action that takes no argument, given one: quoted only when it reads as a name.
+      const word = readsAsName(extra[0]) ? `"${extra[0]}"` : "one not shown (it may be a value)";
+      throw new UsageError(`${action} takes no argument; unexpected: ${word}.`, {
         hint: `the actions are ${ACTIONS}.`,
       });
     }
@@ -224,6 +232,7 @@ export default define({
     const regions = values.regions.split(",").map((region) => region.trim()).filter(Boolean);
     const defaultRegion = values["default-region"] ?? regions[0];
     checkOptions(
+      values.host,
       values.port,
       regions,
       defaultRegion,
@@ -453,6 +462,7 @@ async function rotateMasterKey(database: string, batchSize: number, json: boolea
 }
 
 function checkOptions(
+  host: string,
   port: number,
   regions: string[],
   defaultRegion: string,
@@ -464,18 +474,42 @@ function checkOptions(
     ...(Number.isInteger(port) && port >= 0 && port <= 65535
       ? []
       : [`--port must be 0 to 65535, not ${port}`]),
+    ...hostProblems(host),
     ...regions.filter((region) => !REGION_PATTERN.test(region)).map((region) =>
-      `--regions: "${region}" is not a region code (lower-case letters, digits, hyphens)`
+      `--regions: ${quoted(region)} is not a region code (lower-case letters, digits, hyphens)`
     ),
     ...(regions.length ? [] : ["--regions must name at least one region"]),
     ...(regions.includes(defaultRegion)
       ? []
-      : [`--default-region ${defaultRegion} is not one of --regions`]),
+      : [`--default-region ${quoted(defaultRegion)} is not one of --regions`]),
     ...(rateLimit >= 0 ? [] : ["--rate-limit must be 0 or more"]),
     ...(rateBurst >= 1 ? [] : ["--rate-burst must be 1 or more"]),
     ...(provisionDelay >= 0 ? [] : ["--provision-delay must be 0 or more"]),
   ];
   if (problems.length) throw new UsageError("invalid options.", { problems });
+}
+
+/**
+ * `--host` as the system takes it, tried before the database is opened (or made): an address this
+ * machine has, or a name that resolves to one. A port in use is said when the server listens.
+ */
+function hostProblems(host: string): string[] {
+  try {
+    Deno.listen({ hostname: host, port: 0 }).close();
+    return [];
+  } catch (error) {
+    const way =
+      "an address of this machine (127.0.0.1; 0.0.0.0 for every interface) or a name that resolves to one";
+    if (error instanceof Deno.errors.AddrNotAvailable) {
+      return [`--host ${quoted(host)} is not an address of this machine: give ${way}`];
+    }
+    if (/lookup address/.test(String((error as Error)?.message))) {
+      return [
+        `--host ${quoted(host)} is no address, and no name this machine resolves: give ${way}`,
+      ];
+    }
+    throw error;
+  }
 }
 
 /**
