@@ -377,3 +377,46 @@ Deno.test("init --help: the wizard on a terminal, the guides without one, vendor
     assert.ok(transport.includes(`${choice} (${vendor})`), `${choice} (${vendor}): ${transport}`);
   }
 });
+
+/** A help screen's exit codes: the first word of each row of its EXIT CODES section. */
+const exitCodesOf = (stdout: string) =>
+  section(stdout, "EXIT CODES").filter((line) => /^ {2}\S+ {2,}/.test(line))
+    .map((line) => line.trim().split(/\s+/)[0]);
+
+Deno.test("EXIT CODES: the root's help has every command's; each command has its own; docs/cli.md says the same", async () => {
+  const runs = await pooled(TREE.map(([path]) => () => voicebot([...path, "--help"])));
+  const codes = new Map(TREE.map(([path], i) => [path.join(" "), exitCodesOf(runs[i].stdout)]));
+  assert.deepEqual(codes.get(""), ["0", "1", "2", "3", "4", "5", "130"]);
+  const page = await Deno.readTextFile(new URL("../docs/cli.md", import.meta.url));
+  const table = page.slice(
+    page.indexOf("## Exit codes"),
+    page.indexOf("## ", page.indexOf("## Exit codes") + 3),
+  );
+  const rows = [...table.matchAll(/^\| (\d+) +\| (.*) \|$/gm)].map(([, code, text]) => ({
+    code,
+    text,
+  }));
+  assert.ok(rows.length >= 10, table);
+  const paths = [...codes.keys()].filter(Boolean).sort((a, b) => b.length - a.length);
+  for (const { code, text } of rows) {
+    // The commands the row names (`update --check`, `cloud secrets run`); none: every command's.
+    const named = [...text.matchAll(/`([^`]+)`/g)]
+      .map(([, words]) => paths.find((path) => `${words} `.startsWith(`${path} `)))
+      .filter((path) => path !== undefined);
+    // Every command has the root's codes; a code of a command's own is in that command's help.
+    if (codes.get("")!.includes(code)) continue;
+    assert.ok(named.length > 0, `docs/cli.md: exit code ${code} names no command`);
+    for (const path of named) {
+      assert.ok(
+        codes.get(path)!.includes(code),
+        `voicebot ${path} --help has no exit code ${code}`,
+      );
+    }
+  }
+  const documented = new Set(rows.map((row) => row.code));
+  for (const [path, listed] of codes) {
+    for (const code of listed.filter((code) => code !== "N")) {
+      assert.ok(documented.has(code), `voicebot ${path} --help: ${code} is not in docs/cli.md`);
+    }
+  }
+});

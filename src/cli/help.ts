@@ -50,6 +50,8 @@ export interface HelpData {
   /** Each `[caption, line]` (a command's definition infers arrays, not pairs). */
   helpExamples?: readonly (readonly string[])[];
   environment?: readonly EnvVar[];
+  /** The exit codes of its own (`EXIT CODES:`), each `[code, meaning]`; every command has the root's. */
+  exitCodes?: readonly (readonly string[])[];
 }
 
 /** A command of the tree, with what its help shows. */
@@ -195,6 +197,15 @@ export function helpText(ctx: HelpContext, width: number, data: HelpData = {}): 
     out.push("ENVIRONMENT:");
     out.push(...table(environment.map(([name, text]) => [name, text]), width));
     out.push("");
+  }
+  const codes = data.exitCodes ?? [];
+  if (codes.length) {
+    out.push("EXIT CODES:");
+    out.push(...table(codes.map(([code, text]) => [code, text]), width));
+    const others = root
+      ? "Commands with codes of their own list them in their help."
+      : "Other codes are every command's: see `voicebot --help`.";
+    out.push(...indent(wrap(others, width - 2), 2), "");
   }
   // An address is never cut: on a line of its own when it does not fit after the words.
   const address = learnMore(ctx.commandPath);

@@ -41,6 +41,15 @@ const root = define({
     "COLUMNS",
     "Width of the help screens (default: the terminal's, else 80)",
   ]],
+  exitCodes: [
+    ["0", "Success"],
+    ["1", "Failure: an unexpected error (--verbose shows its stack), or the server unreachable"],
+    ["2", "Usage: bad options, arguments or configuration; nothing was changed"],
+    ["3", "Authentication: a missing, invalid or rejected credential"],
+    ["4", "Not found"],
+    ["5", "Conflict: something already there is in the way"],
+    ["130", "Cancelled: Ctrl-C, or a prompt cancelled"],
+  ],
   run: noCommandGiven,
 });
 

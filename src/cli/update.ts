@@ -27,6 +27,10 @@ export default define({
     "Each file is merged three ways: as voicebot made it (kept in .voicebot/base.json), as it is now, and as this version makes it. Where you and voicebot changed the same lines, the file gets both versions between conflict markers; it exits 8 and lists them.\n" +
     "Each file keeps its mode, line endings and bytes; a symbolic link stays a link. The write is all or nothing: an update that is killed part-way is undone by the next update or init there.\n" +
     "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's). With no option, on a terminal, it shows the answers, asks whether to change one, and asks before it writes.",
+  exitCodes: [
+    ["7", "--check: an update would change the project"],
+    ["8", "Written with conflicts in the files it lists (--dry-run: it would be)"],
+  ],
   helpExamples: [
     ["Update the project in this directory to this version", "voicebot update"],
     ["What it would change, as a diff; nothing written", "voicebot update my-bot --dry-run"],

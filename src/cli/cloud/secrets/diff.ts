@@ -21,6 +21,10 @@ export default define({
   name: "diff",
   description: "Compare local secrets with a stored set by key, without sending any value.\n" +
     "Exit status: 0, or with --exit-code 1 when anything differs; 2, 3, 4 as other commands.",
+  exitCodes: [["0", "With --exit-code: the values are the same"], [
+    "1",
+    "With --exit-code: they differ",
+  ]],
   helpExamples: [
     [
       "Which keys of .env differ from set my-bot (no value is sent)",

@@ -16,6 +16,7 @@ export default define({
   name: "image-pull-secret",
   description: "Create or update the credentials used to pull images from a private registry.\n" +
     "Without credentials: hidden prompts on a terminal, else username:password piped on stdin.",
+  exitCodes: [["6", "With --wait: the set failed to provision (its error is printed)"]],
   helpExamples: [
     [
       "Credentials for ghcr.io, asked at hidden prompts",

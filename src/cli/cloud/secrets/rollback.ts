@@ -17,6 +17,7 @@ import { keyLines, summaryOf } from "./set.ts";
 export default define({
   name: "rollback",
   description: "Make a kept version of a secret set current again (see `history`).",
+  exitCodes: [["6", "With --wait: the set failed to provision (its error is printed)"]],
   helpExamples: [
     [
       "What making version 3 current again would change",

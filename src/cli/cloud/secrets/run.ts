@@ -23,6 +23,11 @@ export default define({
   name: "run",
   description: "Run a command with the values of secret sets in its environment.\n" +
     "Reads the sets with a runtime key, from VOICEBOT_RUNTIME_KEY or --key-file.",
+  exitCodes: [
+    ["126", "The command could not be started"],
+    ["127", "No such command"],
+    ["N", "Once started, the command's own exit status"],
+  ],
   helpExamples: [
     [
       "Start the bot with the values of set my-bot",

@@ -16,6 +16,7 @@ import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner 
 export default define({
   name: "set",
   description: "Create or update a secret set from KEY=value arguments and/or a dotenv file.",
+  exitCodes: [["6", "With --wait: the set failed to provision (its error is printed)"]],
   helpExamples: [
     [
       "Create or update set my-bot from the project's .env",
