@@ -420,3 +420,34 @@ Deno.test("EXIT CODES: the root's help has every command's; each command has its
     }
   }
 });
+
+Deno.test("cloud serve ACTION --help shows that action's own screen: its usage, its options, its examples", async () => {
+  const { SERVE_ACTIONS } = await import("../src/cli/cloud/serve.ts");
+  const runs = await pooled(
+    SERVE_ACTIONS.map((action) => () => voicebot(["cloud", "serve", action, "--help"])),
+  );
+  SERVE_ACTIONS.forEach((action, i) => {
+    const { code, stdout, stderr } = runs[i];
+    assert.equal(code, 0, stderr);
+    assert.match(
+      section(stdout, "USAGE").join(" "),
+      new RegExp(`voicebot cloud serve ${action}\\b`),
+    );
+    const options = section(stdout, "OPTIONS").join("\n");
+    assert.match(options, /--database/, action);
+    assert.doesNotMatch(options, /--port|--rate-limit|--host/, `${action}: the server's options`);
+    assert.doesNotMatch(
+      stdout,
+      new RegExp(`(?<![\\w-])${action}: `),
+      `${action}: no "${action}:" prefix`,
+    );
+    // Each example's first line (a long one goes on, indented further, after a backslash).
+    const examples = section(stdout, "EXAMPLES").filter((line) => /^ {2}[^ #]/.test(line));
+    assert.ok(examples.length > 0, action);
+    for (const line of examples) {
+      assert.match(line, new RegExp(`voicebot cloud serve ${action}\\b`));
+    }
+  });
+  const revoke = runs[SERVE_ACTIONS.indexOf("revoke-key")].stdout;
+  assert.match(revoke, /voicebot cloud serve revoke-key KEY_ID \[OPTIONS\]/);
+});

@@ -52,6 +52,35 @@ export interface HelpData {
   environment?: readonly EnvVar[];
   /** The exit codes of its own (`EXIT CODES:`), each `[code, meaning]`; every command has the root's. */
   exitCodes?: readonly (readonly string[])[];
+  /**
+   * For a command whose first positional is an action word (`cloud serve create-key`): each
+   * action's own screen, shown for `voicebot cloud serve ACTION --help`.
+   */
+  actions?: Readonly<Record<string, ActionHelp>>;
+}
+
+/**
+ * An argument as an action's screen shows it: a positional is required there, and of a description
+ * written for several actions (`create-key: the organization; list-keys: ...`) only this one's part.
+ */
+function forAction(arg: ArgSchema, action: string): ArgSchema {
+  const shown = isPositional(arg) ? { ...arg, required: true } : arg;
+  for (const part of (arg.description ?? "").split("; ")) {
+    const [, actions, flag, text] = /^([a-z-]+(?:, [a-z-]+)*)(?: (--[a-z-]+))?: (.*)$/.exec(part) ??
+      [];
+    if (!actions?.split(", ").includes(action)) continue;
+    const description = flag ? `With ${flag}: ${text}` : text[0].toUpperCase() + text.slice(1);
+    return { ...shown, description };
+  }
+  return shown;
+}
+
+/** An action's help: what it does, the command's arguments it takes, and its examples. */
+export interface ActionHelp {
+  readonly description: string;
+  /** Names in the command's args: the positionals after the action word, then the options. */
+  readonly args: readonly string[];
+  readonly helpExamples?: readonly (readonly string[])[];
 }
 
 /** A command of the tree, with what its help shows. */
@@ -112,6 +141,8 @@ export interface HelpContext {
   commandPath: readonly string[];
   /** True for a group called without one of its commands (`voicebot cloud --help`). */
   omitted: boolean;
+  /** The words that are no options, the command's path first. */
+  positionals?: readonly string[];
   env: { subCommands?: SubCommands; description?: string };
 }
 
@@ -131,6 +162,24 @@ function commandAt(root: HelpCommand, path: readonly string[]): HelpCommand | un
 }
 
 export function helpText(ctx: HelpContext, width: number, data: HelpData = {}): string {
+  const action = ctx.positionals?.[ctx.commandPath.length];
+  const own = action === undefined ? undefined : data.actions?.[action];
+  if (own) {
+    // The action's screen: its words in the usage line, its options only, the command's environment.
+    return helpText(
+      {
+        ...ctx,
+        description: own.description,
+        args: Object.fromEntries(
+          own.args.map((name) => [name, forAction(ctx.args[name], action!)]),
+        ),
+        commandPath: [...ctx.commandPath, action!],
+        positionals: undefined,
+      },
+      width,
+      { helpExamples: own.helpExamples, environment: data.environment },
+    );
+  }
   const root = ctx.commandPath.length === 0;
   const commands = ctx.omitted ? visibleCommands(ctx.env.subCommands) : [];
   const out: string[] = [];

@@ -68,6 +68,48 @@ export default define({
       "voicebot cloud serve backup --to voicebot-backup.db",
     ],
   ],
+  actions: {
+    "create-key": {
+      description:
+        "Print a new API key for an organization (created with --create if new), or a runtime key that only reads the values of the --set sets.",
+      args: ["organization", "runtime", "set", "expires-in", "create", "database"],
+      helpExamples: [
+        [
+          "Make organization acme, with the database if new; print its key",
+          "voicebot cloud serve create-key -o acme --create",
+        ],
+        [
+          "A runtime key that reads set my-bot's values, for 90 days",
+          "voicebot cloud serve create-key -o acme --runtime --set my-bot --expires-in 90d",
+        ],
+      ],
+    },
+    "list-keys": {
+      description: "List an organization's API keys: ids, kinds, sets, times; never a secret.",
+      args: ["organization", "json", "database"],
+      helpExamples: [["acme's keys, as JSON", "voicebot cloud serve list-keys -o acme --json"]],
+    },
+    "revoke-key": {
+      description:
+        "Revoke an API key by its id (list-keys shows it); every server process refuses it within seconds.",
+      args: ["key-id", "database"],
+      helpExamples: [["Revoke one key", "voicebot cloud serve revoke-key 0123456789abcdef"]],
+    },
+    "rotate-master-key": {
+      description:
+        "Re-seal every value with the newest master key (the first of VOICEBOT_MASTER_KEY), while the servers keep serving.",
+      args: ["batch-size", "json", "database"],
+      helpExamples: [["Re-seal everything", "voicebot cloud serve rotate-master-key"]],
+    },
+    backup: {
+      description: "Write a consistent copy of a SQLite database, while the servers keep serving.",
+      args: ["to", "database"],
+      helpExamples: [[
+        "A consistent copy of the live SQLite database",
+        "voicebot cloud serve backup --to voicebot-backup.db",
+      ]],
+    },
+  },
   environment: [
     [
       DATABASE_URL_ENV,
