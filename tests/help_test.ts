@@ -451,3 +451,11 @@ Deno.test("cloud serve ACTION --help shows that action's own screen: its usage, 
   const revoke = runs[SERVE_ACTIONS.indexOf("revoke-key")].stdout;
   assert.match(revoke, /voicebot cloud serve revoke-key KEY_ID \[OPTIONS\]/);
 });
+
+Deno.test("completions --help installs as docs/cli.md does: each example is a line of its table", async () => {
+  const { completions } = await import("../src/cli/completions.ts");
+  const page = await Deno.readTextFile(new URL("../docs/cli.md", import.meta.url));
+  const examples = (completions as HelpCommand).helpExamples ?? [];
+  assert.ok(examples.length >= 3);
+  for (const [, line] of examples) assert.ok(page.includes(`\`${line}\``), line);
+});

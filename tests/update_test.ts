@@ -38,8 +38,20 @@ Deno.test("an untouched project: update and --check change nothing, and say so",
   assert.equal(check.code, 0, check.stderr);
   const run = await voicebot(["update"], { cwd: join(root, "server") });
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stderr, /Nothing to update in /);
+  // From server/, the project is named by its path, not by `..` before a colon.
+  assert.ok(run.stderr.includes(`Nothing to update in ${root}: `), run.stderr);
   assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("update --help speaks of recorded answers: no init defaults, nothing required to scaffold", async () => {
+  const help = await voicebot(["update", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /an answer not given keeps what\s+voicebot\.json records/);
+  assert.doesNotMatch(
+    help.stdout,
+    /target\s+directory's name|required to scaffold|\(default: (off|on|none)/,
+  );
+  assert.match(help.stdout, /--\[no-\]eval/);
 });
 
 Deno.test("a changed answer swaps the voice everywhere and keeps every edit the user made", async () => {

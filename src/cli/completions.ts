@@ -19,12 +19,17 @@ export const completions = define({
   name: "completions",
   description:
     "Print the shell completion script for bash, zsh, fish or powershell (how to install each: the page under Learn more)",
+  // The install lines of docs/cli.md, word for word (tests/help_test.ts holds them equal).
   helpExamples: [
     [
-      "bash, for every user (with the bash-completion package)",
-      "voicebot completions bash | sudo tee /etc/bash_completion.d/voicebot > /dev/null",
+      "bash, for you (needs the bash-completion package); then open a new shell",
+      "mkdir -p ~/.local/share/bash-completion/completions && voicebot completions bash > ~/.local/share/bash-completion/completions/voicebot",
     ],
-    ["fish", "voicebot completions fish > ~/.config/fish/completions/voicebot.fish"],
+    ["zsh: add this line to ~/.zshrc, after compinit", "source <(voicebot completions zsh)"],
+    [
+      "fish",
+      "mkdir -p ~/.config/fish/completions && voicebot completions fish > ~/.config/fish/completions/voicebot.fish",
+    ],
   ],
   environment: [NO_COLOR],
   args: {

@@ -57,6 +57,21 @@ export const SCAFFOLD_ARGS = {
   ),
 } as const;
 
+/**
+ * The same options for `update`, where an answer not given keeps the recorded one: no defaults
+ * (those are init's) and nothing "required to scaffold" (the record has it).
+ */
+export const UPDATE_SCAFFOLD_ARGS = Object.fromEntries(
+  Object.entries(SCAFFOLD_ARGS).map(([name, arg]) => [
+    name,
+    {
+      ...arg,
+      description: arg.description.replace(/ \(default: [^)]*\)$/, "")
+        .replace(/; default: [^)]*\)$/, ")").replace(/; required to scaffold$/, ""),
+    },
+  ]),
+) as unknown as typeof SCAFFOLD_ARGS;
+
 /** The values the scaffold options were given as, by gunshi's names. */
 export type ScaffoldValues = {
   readonly [K in keyof typeof SCAFFOLD_ARGS]?: (typeof SCAFFOLD_ARGS)[K] extends { type: "boolean" }

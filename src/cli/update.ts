@@ -15,7 +15,7 @@ import {
   printSuccess,
   printWarning,
 } from "./output.ts";
-import { givenAnswers, SCAFFOLD_ARGS } from "./scaffold_options.ts";
+import { givenAnswers, UPDATE_SCAFFOLD_ARGS } from "./scaffold_options.ts";
 
 /** Where Pipecat says what changed in each release, for the user's own code. */
 const PIPECAT_CHANGES = "https://github.com/pipecat-ai/pipecat/blob/main/CHANGELOG.md";
@@ -26,7 +26,7 @@ export default define({
     "Bring a scaffolded project to this version of voicebot, or change its answers, and keep every edit you made.\n" +
     "Each file is merged three ways: as voicebot made it (kept in .voicebot/base.json), as it is now, and as this version makes it. Where you and voicebot changed the same lines, the file gets both versions between conflict markers; it exits 8 and lists them.\n" +
     "Each file keeps its mode, line endings and bytes; a symbolic link stays a link. The write is all or nothing: an update that is killed part-way is undone by the next update or init there.\n" +
-    "The scaffold options change answers; an answer not given keeps what voicebot.json records (the defaults below are init's). With no option, on a terminal, it shows the answers, asks whether to change one, and asks before it writes.",
+    "The scaffold options change answers; an answer not given keeps what voicebot.json records. With no option, on a terminal, it shows the answers, asks whether to change one, and asks before it writes.",
   exitCodes: [
     ["7", "--check: an update would change the project"],
     ["8", "Written with conflicts in the files it lists (--dry-run: it would be)"],
@@ -45,7 +45,7 @@ export default define({
       description:
         "The project's directory, or one inside it (default: the current one); the project is where voicebot.json is",
     },
-    ...SCAFFOLD_ARGS,
+    ...UPDATE_SCAFFOLD_ARGS,
     "overwrite-guide": {
       type: "boolean",
       description:
@@ -288,10 +288,14 @@ function whereOf(result: UpdateResult): string {
   return relative(Deno.cwd(), result.root) || ".";
 }
 
-/** The same, as a sentence names it. */
+/**
+ * The same, as a sentence names it: a project above the current directory by its full path (`..`
+ * before a colon reads as an ellipsis).
+ */
 function placeOf(result: UpdateResult): string {
   const where = whereOf(result);
-  return where === "." ? "this directory" : where;
+  if (where === ".") return "this directory";
+  return /^\.\.(\/\.\.)*$/.test(where) ? result.root : where;
 }
 
 /** Guides an update left as they were, though a newer template exists. */
