@@ -1221,3 +1221,39 @@ Deno.test(
     assert.equal(record.tts_service, "kokoro_tts");
   },
 );
+
+Deno.test(
+  "update in a terminal: a change that conflicts asks with No as the default, and No writes nothing, exit 0",
+  tty,
+  async () => {
+    await using dir = await tempDir();
+    const made = await voicebot(
+      ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm"]
+        .concat(["openai_llm", "--tts", "cartesia_tts"]),
+      { cwd: dir.path },
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const root = join(dir.path, "bot");
+    // The user's own edit of the very line the voice change rewrites: a conflict.
+    const bot = await Deno.readTextFile(join(root, "server/bot.py"));
+    await Deno.writeTextFile(
+      join(root, "server/bot.py"),
+      bot.replace("tts = CartesiaTTSService(", "tts = CartesiaTTSService(  # mine"),
+    );
+    const before = await snapshot(root);
+
+    await using t = await Terminal.start(root, ["update"]);
+    await t.answer("What do you want to do?", "Down", "Enter"); // Change an answer
+    await t.answer("Which answer?", ...Array(8).fill("Down"), "Enter"); // the voice
+    await t.search("Text-to-speech service", "kokoro_tts");
+    await t.answer("What do you want to do?", "Enter"); // Update it with these answers
+    const shown = await t.waitFor("◆  Write these changes? Files are removed or get conflicts");
+    assert.match(shown, /CONFLICT +server\/bot\.py/);
+    assert.match(shown.slice(shown.lastIndexOf("Write these changes?")), /● No/);
+    await t.press("Enter"); // the default: No
+    const { code, screen } = await t.exit();
+    assert.equal(code, 0, screen);
+    assert.match(screen, /Nothing written\./);
+    assert.deepEqual(await snapshot(root), before);
+  },
+);

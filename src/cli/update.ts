@@ -1,7 +1,7 @@
 /** `voicebot update`: parse the flags, call the update core, report what it did or would do. */
 import { define } from "gunshi";
 import type { FileChange, UpdateResult } from "../init/update.ts";
-import { CancelledError, MergeConflicts, UpdateAvailable } from "../errors.ts";
+import { MergeConflicts, UpdateAvailable } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { isInteractive } from "./prompt.ts";
 import { relative } from "../paths.ts";
@@ -135,8 +135,15 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     return;
   }
   reportChanges(plan, "What the update does");
-  if (!await prompt.confirm("Write these changes?", { initial: true })) {
-    throw new CancelledError("Cancelled. Nothing written.");
+  // Yes is the default only when nothing is removed and nothing conflicts; No is an answer, not
+  // an interruption: exit 0 (Ctrl-C stays 130).
+  const risky = plan.changes.some((c) => c.outcome === "removed" || c.outcome === "conflict");
+  const question = risky
+    ? "Write these changes? Files are removed or get conflicts"
+    : "Write these changes?";
+  if (!await prompt.confirm(question, { initial: !risky })) {
+    printNote("Nothing written.");
+    return;
   }
   const result = await updateProject({ ...request, flags, write: true });
   reportEnd(result, "write", changesSomething(result));
