@@ -7,7 +7,7 @@
  */
 import { join } from "pathe";
 import { unlock } from "../src/server/master_key.ts";
-import { openStorage } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import { generateApiKey, valueContext } from "../src/server/crypto.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

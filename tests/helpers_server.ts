@@ -6,7 +6,7 @@ import { join } from "pathe";
 import { type AppOptions, createApp } from "../src/server/app.ts";
 import { generateApiKey, Vault } from "../src/server/crypto.ts";
 import { silentLogger } from "../src/server/log.ts";
-import { openStorage } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import type { Storage } from "../src/server/storage/types.ts";
 import { type CliResult, DENO_DIR, ENTRY, tempDir, voicebot } from "./helpers.ts";
 import { type GroupName, skipped } from "./skips.ts";

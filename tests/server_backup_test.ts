@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "pathe";
 import { apiKeyId, valueContext } from "../src/server/crypto.ts";
 import { unlock } from "../src/server/master_key.ts";
-import { openStorage } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import { tempDir, voicebot } from "./helpers.ts";
 import { skipped } from "./skips.ts";
 import { startCli } from "./helpers_secrets.ts";

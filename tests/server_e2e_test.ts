@@ -7,7 +7,8 @@ import { join } from "pathe";
 import { voicebot } from "./helpers.ts";
 import { AUTH_CACHE_MS } from "../src/server/auth.ts";
 import { LIST_FRESHNESS_MS } from "../src/server/app.ts";
-import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS, openStorage } from "../src/server/serve.ts";
+import { CLOSE_TIMEOUT_MS, DRAIN_TIMEOUT_MS } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import { CLOSE_TIMEOUT_SECONDS as POSTGRES_CLOSE_SECONDS } from "../src/server/storage/postgres.ts";
 import {
   api,

@@ -21,7 +21,7 @@ import {
 import { silentLogger } from "../src/server/log.ts";
 import { FINGERPRINT_ROOT, KEY_CHECK, unlock } from "../src/server/master_key.ts";
 import { rotateMasterKey } from "../src/server/rotation.ts";
-import { openStorage } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import type { Storage } from "../src/server/storage/types.ts";
 import { DENO_DIR, ENTRY, tempDir, voicebot } from "./helpers.ts";
 import {

@@ -1,7 +1,7 @@
 /** The storage suite: every backend behind the Storage interface passes the same tests. */
 import assert from "node:assert/strict";
 import { ApiError } from "../src/server/errors.ts";
-import { openStorage } from "../src/server/serve.ts";
+import { openStorage } from "../src/server/storage/open.ts";
 import type {
   ImagePullSecretWrite,
   ProvisionResult,

@@ -25,6 +25,7 @@ import { readsAsName } from "../secrets/names.ts";
 import { wrap } from "../words.ts";
 import { VERSION } from "../version.ts";
 import { type CommandShape, entriesOf, type SubCommands } from "./completions.ts";
+import type { EnvVar } from "./output.ts";
 
 /** What follows the positionals in a usage line, for commands that take more after `--`. */
 const USAGE_TAILS: Record<string, string> = {
@@ -37,9 +38,6 @@ const GLOBAL_OPTIONS: [string, string][] = [
   ["--verbose", "Show the details of an unexpected error"],
 ];
 const VERSION_OPTION: [string, string] = ["-v, --version", "Print the version"];
-
-/** An environment variable a command reads, and what it does there: `[name, description]`. */
-export type EnvVar = readonly string[];
 
 /**
  * What a command's help shows besides its options, as plain data beside its definition: command

@@ -1,6 +1,8 @@
 /** Data goes to stdout, diagnostics to stderr. Colours go through `%c`, which honours NO_COLOR. */
-import type { EnvVar } from "./help.ts";
 import type { Interrupted } from "../init/writer.ts";
+
+/** An environment variable a command reads, and what it does there: `[name, description]`. */
+export type EnvVar = readonly string[];
 
 /** Every command's messages are coloured on a terminal: each help names this variable. */
 export const NO_COLOR: EnvVar = ["NO_COLOR", "Set (to anything): no colours in messages"];

@@ -8,7 +8,7 @@ import { VERSION } from "../version.ts";
 import { createApp } from "../server/app.ts";
 import { generateApiKey, Vault } from "../server/crypto.ts";
 import { silentLogger } from "../server/log.ts";
-import { openStorage } from "../server/serve.ts";
+import { openStorage } from "../server/storage/open.ts";
 import { type Fetch, normalizeApiUrl, retryAfter, SecretsClient } from "./client.ts";
 
 // https: an http:// URL to a host other than loopback is refused (see the last test).

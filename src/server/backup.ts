@@ -6,7 +6,7 @@
 import { basename, dirname, join } from "pathe";
 import { ConflictError, UsageError } from "../errors.ts";
 import { isPostgresUrl } from "./database_url.ts";
-import { exists, openStorage } from "./serve.ts";
+import { exists, openStorage } from "./storage/open.ts";
 import type { SqliteStorage } from "./storage/sqlite.ts";
 
 /**

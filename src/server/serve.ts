@@ -3,10 +3,9 @@
  * and the provisioner, in that order; shutdown undoes them in reverse, after in-flight
  * requests have finished.
  */
-import { dirname } from "pathe";
 import { NotFoundError, UsageError, VoicebotError } from "../errors.ts";
 import { createApp } from "./app.ts";
-import { describeDatabase, isPostgresUrl, parsePostgresUrl } from "./database_url.ts";
+import { describeDatabase, isPostgresUrl } from "./database_url.ts";
 import { DatabaseHealth } from "./health.ts";
 import type { ProvisionerOptions, RateLimit } from "./config.ts";
 import { generateApiKey } from "./crypto.ts";
@@ -25,6 +24,7 @@ import { Provisioner } from "./provisioner.ts";
 import { rotateMasterKey, type RotationOptions, type RotationReport } from "./rotation.ts";
 import { AUDIT_RETENTION_DAYS } from "./storage/common.ts";
 import type { ApiKeyInfo, Storage } from "./storage/types.ts";
+import { type OpenOptions, openStorage } from "./storage/open.ts";
 
 export { PROVISION_POLL_MS } from "./config.ts";
 
@@ -314,43 +314,6 @@ async function bootstrapIfNew(storage: Storage): Promise<RunningServer["bootstra
   return created ? { organization: BOOTSTRAP_ORGANIZATION, apiKey: key.key } : undefined;
 }
 
-export interface OpenOptions {
-  /**
-   * False: the database must exist already (a SQLite file, a PostgreSQL schema voicebot has
-   * migrated), else NotFoundError naming it. The operator commands open so: a mistyped
-   * `--database` must not become a new, empty database that they then report on.
-   */
-  create?: boolean;
-}
-
-export async function openStorage(
-  database: string,
-  { create = true }: OpenOptions = {},
-): Promise<Storage> {
-  try {
-    if (isPostgresUrl(database)) {
-      if (!parsePostgresUrl(database)) {
-        throw new Error("it is not a URL of the form postgres://user@host:port/database");
-      }
-      const { PostgresStorage } = await import("./storage/postgres.ts");
-      const storage = await PostgresStorage.open(database, { create });
-      if (!storage) throw noDatabase(database, "holds no voicebot database");
-      return storage;
-    }
-    const { SqliteStorage } = await import("./storage/sqlite.ts");
-    if (create) await createPrivately(database);
-    else if (!(await exists(database))) throw noDatabase(database, "does not exist");
-    return SqliteStorage.open(database);
-  } catch (error) {
-    if (error instanceof VoicebotError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new VoicebotError(`cannot open the database ${describeDatabase(database)}: ${reason}`, {
-      hint:
-        "check the database: a SQLite file path (--database), or VOICEBOT_DATABASE_URL=postgres://user:password@host:port/database.",
-    });
-  }
-}
-
 /**
  * The keyring: VOICEBOT_MASTER_KEY's (parsed by the caller, before any connection), else (SQLite
  * only) the key file's beside the database, made with a fresh key for a database that holds
@@ -363,40 +326,4 @@ async function keyringFor(
 ): Promise<Uint8Array[]> {
   if (envKeys) return envKeys;
   return await keyringFromFile(`${database}.key`, await storage.getMeta(KEY_CHECK) === undefined);
-}
-
-function noDatabase(database: string, what: string): NotFoundError {
-  return new NotFoundError(
-    `the database ${describeDatabase(database)} ${what}; nothing was done.`,
-    {
-      hint:
-        "check --database and VOICEBOT_DATABASE_URL; a new database is made by starting the server on it (`voicebot cloud serve`), or by create-key with --create.",
-    },
-  );
-}
-
-/** Whether something is at `path` (following a symbolic link). */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-/**
- * Creates a new database file empty, mode 0600, before SQLite opens it (its directories 0700):
- * SQLite gives the `-wal` and `-shm` files it makes the database's own mode, so every file is
- * private from its first byte whatever the umask. An existing file is left as it is.
- */
-async function createPrivately(database: string) {
-  await Deno.mkdir(dirname(database), { recursive: true, mode: 0o700 });
-  try {
-    const file = await Deno.open(database, { write: true, createNew: true, mode: 0o600 });
-    file.close();
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-  }
 }

@@ -4,8 +4,7 @@
  * modules (and classic zod with them) load here, when a command runs, never at start.
  */
 import { UsageError } from "../../errors.ts";
-import type { EnvVar } from "../help.ts";
-import { NO_COLOR } from "../output.ts";
+import { type EnvVar, NO_COLOR } from "../output.ts";
 
 /** The variables that the credentials and the client read, for the commands' help. */
 export const ENV = {

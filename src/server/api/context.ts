@@ -7,18 +7,15 @@ import type { Context } from "hono";
 import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { ErrorDetail } from "../../secrets/schemas.ts";
 import { fingerprint, importFingerprintKey } from "../../secrets/fingerprint.ts";
-import type { Caller } from "../auth.ts";
 import type { Limits } from "../config.ts";
 import { valueContext, type Vault } from "../crypto.ts";
 import { readJsonBody } from "../request.ts";
 import type { Author, Storage, WriteRules } from "../storage/types.ts";
 import type { ListCache } from "./list_cache.ts";
+import type { Env } from "./env.ts";
 import { reportAllProblems } from "./validation.ts";
 
 /** What the middleware sets on a request for the handlers. */
-export type Env = {
-  Variables: { requestId: string; orgId: string; caller: Caller; jsonBody: unknown };
-};
 
 export interface ApiContext {
   storage: Storage;

@@ -16,7 +16,6 @@ import {
   type ApiContext,
   authorOf,
   bodyCheckedByHandler,
-  type Env,
   fingerprintsOf,
   jsonBody,
   regionProblem,
@@ -24,6 +23,7 @@ import {
   withTwin,
   writeRules,
 } from "./context.ts";
+import type { Env } from "./env.ts";
 import { validPutBody } from "./validation.ts";
 
 /**

@@ -14,7 +14,7 @@ import {
 import { type RegistryHostRefusal, registryHostRefusal } from "../../secrets/registry.ts";
 import { validationError } from "../errors.ts";
 import { issuesToDetails } from "../request.ts";
-import type { Env } from "./context.ts";
+import type { Env } from "./env.ts";
 
 /** A 400 detail for a region that is not one of the organization's. */
 type RegionProblem = (region: unknown) => ErrorDetail[];
