@@ -16,7 +16,6 @@ import {
   type Args,
   type ArgSchema,
   ArgsValidationErrorKeys,
-  type ArgToken,
   CommandNotFoundError,
   isArgsValidationError,
 } from "gunshi";
@@ -610,30 +609,6 @@ export function withNumberValues(argv: readonly string[], commands: SubCommands)
 }
 
 const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)$/;
-
-/**
- * `--x` and `--no-x` given together to one command: which one was meant is not known, so each such
- * pair is a problem of the run (gunshi would take the last). The option names, one per pair.
- */
-export function contradictions(ctx: { tokens?: readonly ArgToken[]; args?: Args }): string[] {
-  const args = ctx.args ?? {};
-  const given = new Map<string, Set<boolean>>();
-  for (const token of ctx.tokens ?? []) {
-    if (token.kind !== "option" || !token.rawName?.startsWith("--") || !token.name) continue;
-    const negated = token.name.startsWith("no-") && args[token.name.slice(3)]?.negatable;
-    const option = negated ? token.name.slice(3) : token.name;
-    if (args[option]?.type !== "boolean") continue;
-    given.set(option, (given.get(option) ?? new Set()).add(!negated));
-  }
-  return [...given].filter(([, ways]) => ways.size === 2).map(([option]) => option);
-}
-
-/** A contradiction in the words of a problem line. */
-export const contradictionProblem = (option: string) =>
-  `--${option} and --no-${option}: ${CONTRADICTION}`;
-
-/** What init and update say of the pair, in their own list of problems. */
-export const CONTRADICTION = "they contradict each other; give one";
 
 /** What markEmptyValues puts in place of a string option and its empty value: `--(empty)name`. */
 const EMPTY_MARK = "--(empty)";

@@ -12,8 +12,6 @@ import update from "./update.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
-  contradictionProblem,
-  contradictions,
   type ErrorPlace,
   helpRenderer,
   hideUnknownArguments,
@@ -25,6 +23,7 @@ import {
   unexpectedWords,
   withNumberValues,
 } from "./help.ts";
+import { contradictionProblem, contradictions } from "./contradictions.ts";
 
 const root = define({
   name: "voicebot",

@@ -4,7 +4,7 @@
  */
 import type { Args, ArgToken } from "gunshi";
 import type { Problem, ScaffoldInput } from "../init/config.ts";
-import { CONTRADICTION, contradictions } from "./help.ts";
+import { CONTRADICTION, contradictions } from "./contradictions.ts";
 
 export const text = (description: string, short?: string) =>
   ({ type: "string", description, ...(short ? { short } : {}) }) as const;
