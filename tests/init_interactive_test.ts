@@ -8,6 +8,7 @@ import { join } from "pathe";
 import { DENO_DIR, ENTRY, exists, listFiles, snapshot, tempDir, voicebot } from "./helpers.ts";
 import { VERSION } from "../src/version.ts";
 import { skipped } from "./skips.ts";
+import { made as madeBot } from "./helpers_update.ts";
 
 const WAIT_MS = 20_000;
 
@@ -1180,13 +1181,7 @@ Deno.test(
   tty,
   async () => {
     await using dir = await tempDir();
-    const made = await voicebot(
-      ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm"]
-        .concat(["openai_llm", "--tts", "cartesia_tts"]),
-      { cwd: dir.path },
-    );
-    assert.equal(made.code, 0, made.stderr);
-    const root = join(dir.path, "bot");
+    const root = await madeBot(dir.path);
     await Deno.writeTextFile(join(root, "server/bot.py"), "# mine\n", { append: true });
 
     // Cancelled at the first question: nothing written.
@@ -1227,13 +1222,7 @@ Deno.test(
   tty,
   async () => {
     await using dir = await tempDir();
-    const made = await voicebot(
-      ["init", "bot", "-t", "lightweb", "-m", "cascade", "--stt", "deepgram_stt", "--llm"]
-        .concat(["openai_llm", "--tts", "cartesia_tts"]),
-      { cwd: dir.path },
-    );
-    assert.equal(made.code, 0, made.stderr);
-    const root = join(dir.path, "bot");
+    const root = await madeBot(dir.path);
     // The user's own edit of the very line the voice change rewrites: a conflict.
     const bot = await Deno.readTextFile(join(root, "server/bot.py"));
     await Deno.writeTextFile(
