@@ -19,16 +19,15 @@ export const completions = define({
   name: "completions",
   description:
     "Print the shell completion script for bash, zsh, fish or powershell (how to install each: the page under Learn more)",
-  // The install lines of docs/cli.md, word for word (tests/help_test.ts holds them equal).
+  // The voicebot part of docs/cli.md's install lines (tests/help_test.ts holds them to it).
   helpExamples: [
     [
-      "bash, for you (needs the bash-completion package); then open a new shell",
-      "mkdir -p ~/.local/share/bash-completion/completions && voicebot completions bash > ~/.local/share/bash-completion/completions/voicebot",
+      "bash, for you (needs the bash-completion package; first: mkdir -p ~/.local/share/bash-completion/completions)",
+      "voicebot completions bash > ~/.local/share/bash-completion/completions/voicebot",
     ],
-    ["zsh: add this line to ~/.zshrc, after compinit", "source <(voicebot completions zsh)"],
     [
-      "fish",
-      "mkdir -p ~/.config/fish/completions && voicebot completions fish > ~/.config/fish/completions/voicebot.fish",
+      "fish (first: mkdir -p ~/.config/fish/completions)",
+      "voicebot completions fish > ~/.config/fish/completions/voicebot.fish",
     ],
   ],
   environment: [NO_COLOR],
