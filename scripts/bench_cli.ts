@@ -136,7 +136,7 @@ export async function benchCli(): Promise<void> {
         () => Deno.remove(join(work, "voicebot-quickstart"), { recursive: true }),
       );
       add(`${kind}: update (untouched quickstart)`, [...cli, "update", UPDATED]);
-      // An answer changed: five files merged and written through the journal, then put back.
+      // An answer changed: six files and the base written through the journal, then put back.
       add(
         `${kind}: update --tts (writes)`,
         [...cli, "update", CHANGED, "--tts", "kokoro_tts"],
