@@ -21,9 +21,10 @@ export function contradictions(ctx: { tokens?: readonly ArgToken[]; args?: Args 
   return [...given].filter(([, ways]) => ways.size === 2).map(([option]) => option);
 }
 
-/** A contradiction in the words of a problem line. */
-export const contradictionProblem = (option: string) =>
-  `--${option} and --no-${option}: ${CONTRADICTION}`;
-
-/** What init and update say of the pair, in their own list of problems. */
-export const CONTRADICTION = "they contradict each other; give one";
+/** A pair as a problem says it: init and update list it so; the parser's lines are `field: message`. */
+export function contradictionOf(option: string): { field: string; message: string } {
+  return {
+    field: `--${option} and --no-${option}`,
+    message: "they contradict each other; give one",
+  };
+}

@@ -23,7 +23,7 @@ import {
   unexpectedWords,
   withNumberValues,
 } from "./help.ts";
-import { contradictionProblem, contradictions } from "./contradictions.ts";
+import { contradictionOf, contradictions } from "./contradictions.ts";
 
 const root = define({
   name: "voicebot",
@@ -93,7 +93,7 @@ export async function run(
         const contradicting = reportsItsOwnWords(ctx.commandPath) ? [] : contradictions(ctx);
         const ours = [
           ...(unexpected === undefined ? [] : [unexpected]),
-          ...contradicting.map(contradictionProblem),
+          ...contradicting.map(contradictionOf).map(({ field, message }) => `${field}: ${message}`),
         ];
         if (ours.length === 0) return;
         throw new AggregateError([

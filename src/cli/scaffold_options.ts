@@ -4,7 +4,7 @@
  */
 import type { Args, ArgToken } from "gunshi";
 import type { Problem, ScaffoldInput } from "../init/config.ts";
-import { CONTRADICTION, contradictions } from "./contradictions.ts";
+import { contradictionOf, contradictions } from "./contradictions.ts";
 
 export const text = (description: string, short?: string) =>
   ({ type: "string", description, ...(short ? { short } : {}) }) as const;
@@ -96,10 +96,7 @@ export function givenAnswers(
     args?: Args;
   },
 ): { flags: ScaffoldInput; problems: Problem[] } {
-  const problems: Problem[] = contradictions(ctx).map((option) => ({
-    field: `--${option} and --no-${option}`,
-    message: CONTRADICTION,
-  }));
+  const problems: Problem[] = contradictions(ctx).map(contradictionOf);
   const extra = ctx.positionals.slice(ctx.commandPath.length + 1);
   if (extra.length > 0) {
     problems.push({

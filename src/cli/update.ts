@@ -6,7 +6,6 @@ import { VERSION } from "../version.ts";
 import { isInteractive } from "./prompt.ts";
 import { relative } from "../paths.ts";
 import { shellQuote } from "../words.ts";
-import { shown } from "../init/file_form.ts";
 import {
   NO_COLOR,
   printInterrupted,
@@ -320,7 +319,10 @@ function reportGuides(result: UpdateResult) {
 
 /** The unified diff of each file that would change, the record's too; the kept base is left out. */
 async function diffOf(result: UpdateResult): Promise<{ path: string; diff: string }[]> {
-  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
+  const [{ createTwoFilesPatch, FILE_HEADERS_ONLY }, { shown }] = await Promise.all([
+    import("diff"),
+    import("../init/file_form.ts"),
+  ]);
   const patch = (path: string, before: string | null, after: string | null) =>
     createTwoFilesPatch(
       before === null ? "/dev/null" : `a/${path}`,

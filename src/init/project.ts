@@ -121,13 +121,11 @@ export const BASE = ".voicebot/base.json";
 /** What BASE holds. */
 export interface Base {
   readonly version: string;
-  /** Each file's text, by its path in the project. */
-  readonly files: Readonly<Record<string, string>>;
   /**
-   * Paths voicebot renders where the user had a file of their own first: theirs, for every later
-   * update, until they remove it.
+   * Each file's text, by its path in the project. A path voicebot renders but the user had first
+   * is not among them (BASE lists it under `yours`, for people to read): an update keeps it theirs.
    */
-  readonly yours: readonly string[];
+  readonly files: Readonly<Record<string, string>>;
 }
 
 /** BASE's text: the files voicebot rendered, but those at the paths that are the user's. */
@@ -150,13 +148,12 @@ export function parseBase(text: string): Base | undefined {
   } catch {
     return undefined;
   }
-  const { voicebot_version: version, files, yours = [] } = (data ?? {}) as Record<string, unknown>;
+  const { voicebot_version: version, files } = (data ?? {}) as Record<string, unknown>;
   if (typeof version !== "string" || typeof files !== "object" || files === null) return undefined;
   if (Array.isArray(files)) return undefined;
   const entries = Object.entries(files);
   if (!entries.every(([, content]) => typeof content === "string")) return undefined;
-  if (!Array.isArray(yours) || !yours.every((path) => typeof path === "string")) return undefined;
-  return { version, files: Object.fromEntries(entries) as Record<string, string>, yours };
+  return { version, files: Object.fromEntries(entries) as Record<string, string> };
 }
 
 /** A scaffolded project's own guides, from its configuration. */

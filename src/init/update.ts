@@ -321,7 +321,6 @@ function baseOf(
       base: {
         version: VERSION,
         files: Object.fromEntries(files.map((file) => [file.path, file.content])),
-        yours: [],
       },
       source: "rendered",
       text,
@@ -352,11 +351,13 @@ function readProject(
 ): Map<string, OnDisk> {
   const onDisk = new Map<string, OnDisk>();
   const followed = new Set<string>();
+  let realRoot: string | undefined; // where links are followed from: found at the first link
   for (const path of paths) {
     const full = join(root, path);
     const info = statOrNull(full);
     if (info?.isSymlink) {
-      const { real, ...link } = linkAt(root, path, own, followed);
+      realRoot ??= Deno.realPathSync(root);
+      const { real, ...link } = linkAt(root, realRoot, path, own, followed);
       onDisk.set(path, { bytes: real ? Deno.readFileSync(real) : null, link });
     } else onDisk.set(path, { bytes: info ? Deno.readFileSync(full) : null });
   }
@@ -372,6 +373,7 @@ function readProject(
  */
 function linkAt(
   root: string,
+  realRoot: string,
   path: string,
   own: readonly string[],
   followed: Set<string>,
@@ -384,7 +386,6 @@ function linkAt(
   } catch {
     return { to }; // it leads nowhere
   }
-  const realRoot = Deno.realPathSync(root);
   const file = real?.startsWith(`${realRoot}/`) ? real.slice(realRoot.length + 1) : undefined;
   if (file === undefined || own.includes(file) || followed.has(file)) return { to, real };
   followed.add(file);

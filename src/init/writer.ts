@@ -240,7 +240,7 @@ export async function writeAll(
     await fs.remove(join(staging, JOURNAL));
     done = true;
   } catch (error) {
-    const left = await undo(fs, root, staging, journal);
+    const { left } = await undo(fs, root, staging, journal);
     throw cannotWrite(error, root, place, left);
   } finally {
     lock?.close();
@@ -344,10 +344,9 @@ export async function undoInterrupted(root: string, fs: WriterFs = denoFs): Prom
     if (lock === null) continue; // another voicebot is writing here now
     try {
       const journal = readJournal(join(staging, JOURNAL));
-      const undone = journal ? await appliedCount(fs, root, staging, journal) : 0;
-      const left = journal
+      const { undone, left } = journal
         ? await undo(fs, root, staging, journal)
-        : await removeStaging(fs, staging);
+        : { undone: 0, left: await removeStaging(fs, staging) };
       settled.push({ folder: name, undone, left });
     } finally {
       lock?.close();
@@ -389,24 +388,18 @@ async function applied(
   return (await fs.lstat(join(root, entry.path))) === null;
 }
 
-async function appliedCount(fs: WriterFs, root: string, staging: string, journal: Journal) {
-  let count = 0;
-  for (const entry of journal.files) if (await applied(fs, root, staging, entry)) count++;
-  return count;
-}
-
 /**
  * Puts back every path the journal's write changed (a new file removed, a replaced or removed one
  * renamed back from its saved name), removes the directories it made, then the staging folder.
  * Safe to run again after it was itself stopped part-way: each step checks what is there. Returns
- * the paths it could not put back or remove.
+ * how many paths the write had changed, and those it could not put back or remove.
  */
 async function undo(
   fs: WriterFs,
   root: string,
   staging: string,
   journal: Journal,
-): Promise<string[]> {
+): Promise<{ undone: number; left: string[] }> {
   // Best effort: each step is tried even when an earlier one fails.
   const left: string[] = [];
   const attempt = async (path: string, step: () => Promise<void>) => {
@@ -418,8 +411,10 @@ async function undo(
       if (!(error instanceof Deno.errors.NotFound)) left.push(path);
     }
   };
+  let undone = 0;
   for (const entry of [...journal.files].reverse()) {
     if (!(await applied(fs, root, staging, entry))) continue;
+    undone++;
     const target = join(root, entry.path);
     if (entry.saved === null) {
       await attempt(target, () => fs.remove(target));
@@ -437,7 +432,7 @@ async function undo(
     const path = join(root, dir);
     await attempt(path, () => fs.remove(path));
   }
-  return left;
+  return { undone, left };
 }
 
 async function removeStaging(fs: WriterFs, staging: string): Promise<string[]> {
