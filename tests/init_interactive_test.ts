@@ -18,7 +18,8 @@ let sessions = 0;
 class Terminal implements AsyncDisposable {
   private constructor(private readonly socket: string, readonly home: string) {}
 
-  static async start(cwd: string, args: string[]): Promise<Terminal> {
+  /** The CLI in a terminal of `width` columns (wide by default, so that no line folds). */
+  static async start(cwd: string, args: string[], { width = 200 } = {}): Promise<Terminal> {
     const home = await Deno.makeTempDir({ prefix: "voicebot-tty-home-" });
     const socket = `voicebot-i8-${Deno.pid}-${++sessions}`;
     const script = join(home, "run.sh");
@@ -31,7 +32,17 @@ class Terminal implements AsyncDisposable {
         `${quoted}\necho "__EXIT=$?__"\nsleep 300\n`,
     );
     const terminal = new Terminal(socket, home);
-    await terminal.tmux("new-session", "-d", "-s", "t", "-x", "200", "-y", "50", `sh '${script}'`);
+    await terminal.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "t",
+      "-x",
+      `${width}`,
+      "-y",
+      "50",
+      `sh '${script}'`,
+    );
     return terminal;
   }
 
@@ -118,10 +129,10 @@ class Terminal implements AsyncDisposable {
 
 /** The equivalent command line the wizard printed, without the leading `voicebot`, read by sh. */
 async function printedCommand(screen: string): Promise<string[]> {
-  const line = screen.split("\n").find((l) => l.trim().startsWith("voicebot init "));
+  const line = screen.split("\n").map((l) => l.trim()).find((l) => l.startsWith("voicebot init "));
   if (!line) throw new Error(`no command line on the screen:\n${screen}`);
   const out = await new Deno.Command("sh", {
-    args: ["-c", `eval "set -- $1"; printf '%s\\0' "$@"`, "sh", line.trim()],
+    args: ["-c", `eval "set -- $1"; printf '%s\\0' "$@"`, "sh", line],
   }).output();
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
   return new TextDecoder().decode(out.stdout).split("\0").slice(1, -1);
@@ -155,11 +166,11 @@ async function cascadeOfThree(term: Terminal) {
   await term.search("Text-to-speech service", "cartesia_tts");
 }
 
-/** The lines under "Next:", as printed. */
+/** The commands under the outro's "Next:", as printed: below the frame, each whole. */
 function nextLines(screen: string): string[] {
   const lines = screen.split("\n");
-  const start = lines.findIndex((line) => line === "Next:");
-  assert.ok(start >= 0, screen);
+  const start = lines.findIndex((line) => line === "└  Next:") + 1;
+  assert.ok(start > 0 && lines[start] === "", screen);
   const end = lines.findIndex((line, i) => i > start && !line.startsWith("  "));
   return lines.slice(start + 1, end).map((line) => line.trim());
 }
@@ -224,9 +235,10 @@ Deno.test("init in a terminal: the coding-agent path with the default directory"
 Deno.test("init in a terminal: typing replaces the default directory", tty, async () => {
   await using cwd = await tempDir();
   await using term = await Terminal.start(cwd.path, ["init"]);
-  // The default is grey: the first letter typed replaces it, it is not appended to.
+  // The default is marked as one (grey, or under NO_COLOR said): the first letter typed replaces
+  // it, it is not appended to.
   let screen = await term.waitFor("◆  Where should the project go?");
-  assert.match(screen, /^│ {2}my-voice-bot$/m);
+  assert.match(screen, /^│ {2}my-voice-bot \(default\)$/m);
   await term.type("typed");
   await term.waitFor(/^│ {2}typed█?$/m);
   await term.press("Enter");
@@ -280,7 +292,8 @@ Deno.test(
       "Cancel",
     ]);
     await term.press("Enter");
-    await term.answer("Where should the project go?", ...Array(12).fill("BSpace"));
+    // Offered again: a free directory beside it, not the one that clashed.
+    await term.waitFor(/◆ {2}Where should the project go\?\n│ {2}my-voice-bot-2 \(default\)$/m);
     await term.type("elsewhere");
     await term.waitFor("│  elsewhere");
     await term.press("Enter");
@@ -343,7 +356,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
   await term.answer("Transport", "Up", "Enter");
   // One browser transport is left: the question names it, with no list of one to confirm.
   await term.answer(
-    "Add lightweb (SmallWebRTC) as a second transport?",
+    "Add lightweb (SmallWebRTC, no account) as a second transport?",
     "Left",
     "Enter",
   );
@@ -363,7 +376,7 @@ Deno.test("init in a terminal: a whole cascade web wizard with a client", tty, a
     "Noise cancellation on the cloud",
     "Eval-ready",
   ]);
-  await term.waitFor("Second transport: lightweb (SmallWebRTC)");
+  await term.waitFor("Second transport: lightweb (SmallWebRTC, no account)");
   await term.answer("Create this project?", "Enter");
   const { screen } = await madeProject(term, cwd.path, "webbot");
   assert.ok(screen.includes("Client dev server: Next.js"), screen);
@@ -390,7 +403,7 @@ Deno.test(
     const screen = await term.waitFor("◆  Transport");
     assert.deepEqual(listed(screen, "Transport"), [
       "hosted (Daily)",
-      "lightweb (SmallWebRTC)",
+      "lightweb (SmallWebRTC, no account)",
       "websocket (protobuf frames, no account)",
     ]);
     await term.press("Down", "Enter");
@@ -763,15 +776,15 @@ Deno.test(
     await term.answer("Add a second transport for local testing?", "Left", "Enter");
     const screen = await term.waitFor("◆  Transport for local testing");
     assert.deepEqual(listed(screen, "Transport for local testing"), [
-      "lightweb (SmallWebRTC)",
+      "lightweb (SmallWebRTC, no account)",
       "hosted (Daily)",
     ]);
-    assert.match(screen, /● lightweb \(SmallWebRTC\)/);
+    assert.match(screen, /● lightweb \(SmallWebRTC, no account\)/);
     await term.press("Enter");
     for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
     const done = await madeProject(term, cwd.path, "callbot");
     assert.ok(
-      done.screen.includes("Second transport: lightweb (SmallWebRTC)"),
+      done.screen.includes("Second transport: lightweb (SmallWebRTC, no account)"),
       done.screen,
     );
     assert.ok(!done.screen.includes("Daily PSTN"), done.screen);
@@ -791,7 +804,7 @@ Deno.test(
     await term.answer("How do you want to build your bot?", "Down", "Enter");
     // "My Bot" is no project name (a space): one made from it is offered, and Enter takes it.
     const named = await term.waitFor("◆  Project name");
-    assert.match(named.slice(named.lastIndexOf("◆  Project name")), /^│ {2}my-bot$/m);
+    assert.match(named.slice(named.lastIndexOf("◆  Project name")), /^│ {2}my-bot \(default\)$/m);
     await term.press("Enter");
     for (
       const question of WEB_AFTER_NAME
@@ -891,12 +904,12 @@ Deno.test(
     await using again = await Terminal.start(dir, ["init", "."]);
     const second = await again.exit();
     assert.deepEqual(second.code, 0, second.screen);
-    assert.match(second.screen, /Done\.[\s\S]*✔ Nothing to write/);
+    assert.match(second.screen, /Done\.[\s\S]*◆ {2}Nothing to write/);
   },
 );
 
 Deno.test(
-  "init in a terminal: Ctrl-C half-way, or Esc at the first question, writes nothing and exits 130",
+  "init in a terminal: Ctrl-C half-way, or Esc twice (or Esc, Yes) at the first question, writes nothing and exits 130",
   tty,
   async () => {
     await using cwd = await tempDir();
@@ -904,10 +917,15 @@ Deno.test(
     await Deno.mkdir(dir);
     await Deno.writeTextFile(join(dir, "notes.txt"), "mine\n");
     const before = await snapshot(cwd.path);
-    for (const how of ["C-c half-way", "Escape first"]) {
+    for (const how of ["C-c half-way", "Escape twice", "Escape, Yes"]) {
       await using term = await Terminal.start(cwd.path, ["init", "kept"]);
-      if (how === "Escape first") {
+      if (how.startsWith("Escape")) {
+        // At the first question, Esc asks before it leaves; Esc again, or Yes, leaves.
         await term.answer("How do you want to build your bot?", "Escape");
+        await term.answer(
+          "Leave? Nothing has been written (Esc again leaves).",
+          ...(how === "Escape twice" ? ["Escape"] : ["Left", "Enter"]),
+        );
       } else {
         await term.answer("How do you want to build your bot?", "Down", "Enter");
         await term.answer("Project name", "Enter");
@@ -917,6 +935,11 @@ Deno.test(
       }
       const { code, screen } = await term.exit();
       assert.deepEqual(code, 130, screen);
+      // A directory with files, none in the way, is said, with what is there.
+      assert.match(
+        screen,
+        /^● {2}kept already has notes\.txt: the project goes beside it, and nothing there is overwritten\.$/m,
+      );
       assert.match(screen, /^Cancelled\.$/m);
       assert.ok(!screen.includes("error"), screen);
       assert.deepEqual(await snapshot(cwd.path), before);
@@ -955,10 +978,12 @@ Deno.test(
     screen = await term.waitFor(/◆ {2}Mode\n(│.*\n)*│ {2}● Cascade/);
     await term.press("Escape");
     await term.answer("Add hosted (Daily) as a second transport?", "Escape");
-    screen = await term.waitFor(/◆ {2}Transport\n(│.*\n)*│ {2}● lightweb \(SmallWebRTC\)/);
+    screen = await term.waitFor(
+      /◆ {2}Transport\n(│.*\n)*│ {2}● lightweb \(SmallWebRTC, no account\)/,
+    );
     await term.press("Up", "Enter");
     // Forward again: each question after it is asked again, its answer kept where it still fits.
-    await term.answer("Add lightweb (SmallWebRTC) as a second transport?", "Enter");
+    await term.answer("Add lightweb (SmallWebRTC, no account) as a second transport?", "Enter");
     await term.answer("Mode", "Enter");
     await term.search("Speech-to-text service", "deepgram_stt");
     for (const question of WEB_REST.slice(3)) await term.answer(question, "Enter");
@@ -1014,6 +1039,117 @@ Deno.test(
       [config.project_name, config.bot_type, config.transports],
       ["kept-name", "telephony", ["carrier2"]],
     );
+  },
+);
+
+Deno.test(
+  "init in a terminal: Esc from the summary walks back every question to the first, and No at Leave? goes forward with every answer kept",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init"]);
+    await term.answer("Where should the project go?");
+    await term.type("walk");
+    await term.press("Enter");
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    await term.answer("Project name");
+    await term.type("typed-name");
+    await term.press("Enter");
+    const scaffold = WEB_AFTER_NAME.slice(0, -1);
+    for (const question of scaffold) await term.answer(question, "Enter");
+    await term.answer("Create this project?", "Escape");
+    // One question at a time, the last first, back to the very first.
+    const back = [
+      ...scaffold.toReversed(),
+      "Project name",
+      "How do you want to build your bot?",
+      "Where should the project go?",
+    ];
+    for (const question of back) {
+      await asking(term, question);
+      await term.press("Escape");
+    }
+    // There, Esc asks before it leaves; No stays, with the directory typed as the default.
+    await term.answer("Leave? Nothing has been written (Esc again leaves).", "Enter");
+    await asking(term, /◆ {2}Where should the project go\?\n│ {2}walk \(default\)$/m);
+    await term.press("Enter");
+    const screen = await asking(term, /◆ {2}How do you want to build your bot\?\n(│.*\n)*└/);
+    assert.match(screen.slice(screen.lastIndexOf("◆")), /● Scaffold a bot now/);
+    await term.press("Enter");
+    await asking(term, /◆ {2}Project name\n│ {2}typed-name \(default\)$/m);
+    await term.press("Enter");
+    for (const question of WEB_AFTER_NAME) await term.answer(question, "Enter");
+    const made = await madeProject(term, cwd.path, "walk");
+    assert.equal(made.config.project_name, "typed-name");
+    // Nothing was written before the end: the only directory is the project's.
+    assert.deepEqual((await listFiles(cwd.path)).filter((f) => !f.startsWith("walk/")), []);
+  },
+);
+
+Deno.test(
+  "init in a terminal: a clash at Create offers a free directory; a default name follows the directory, a typed one stays",
+  tty,
+  async () => {
+    for (const typed of [undefined, "mine"]) {
+      await using cwd = await tempDir();
+      await using term = await Terminal.start(cwd.path, ["init"]);
+      await term.answer("Where should the project go?");
+      await term.type("other");
+      await term.press("Enter");
+      await term.answer("How do you want to build your bot?", "Down", "Enter");
+      await term.answer("Project name");
+      if (typed) await term.type(typed);
+      await term.press("Enter");
+      for (const question of WEB_AFTER_NAME.slice(0, -1)) await term.answer(question, "Enter");
+      // Between the questions and Create, something else writes there (and other-2 is taken).
+      await Deno.mkdir(join(cwd.path, "other/server"), { recursive: true });
+      await Deno.writeTextFile(join(cwd.path, "other/server/bot.py"), "# theirs\n");
+      await Deno.mkdir(join(cwd.path, "other-2"));
+      await term.answer("Create this project?", "Enter");
+      await term.waitFor(/other already has server\/bot\.py, with other content/);
+      await asking(term, /◆ {2}Where should the project go\?\n│ {2}other-3 \(default\)$/m);
+      await term.type("fresh");
+      await term.press("Enter");
+      await term.answer("Create this project?", "Enter");
+      const { screen, config } = await madeProject(term, cwd.path, "fresh");
+      assert.equal(config.project_name, typed ?? "fresh", screen);
+      const readme = await Deno.readTextFile(join(cwd.path, "fresh/README.md"));
+      assert.ok(readme.startsWith(`# ${typed ?? "fresh"}\n`), readme.slice(0, 80));
+      assert.equal(await Deno.readTextFile(join(cwd.path, "other/server/bot.py")), "# theirs\n");
+    }
+  },
+);
+
+Deno.test(
+  "init in a terminal: at 60 columns every line of the frame is wrapped inside it; only commands run long",
+  tty,
+  async () => {
+    await using cwd = await tempDir();
+    await using term = await Terminal.start(cwd.path, ["init", "Narrow Bot"], { width: 60 });
+    await term.answer("How do you want to build your bot?", "Down", "Enter");
+    // A long warning (the name is no project name), then the phone bot's long report.
+    await term.answer("Project name");
+    await term.type("Narrow Bot");
+    await term.press("Enter");
+    await term.answer("Project name", "Enter");
+    await term.answer("Bot type", "Down", "Enter");
+    await term.answer("Transport", "Enter");
+    await term.answer("Add a second transport for local testing?", "Enter");
+    for (const question of WEB_REST.slice(1)) await term.answer(question, "Enter");
+    const { code, screen } = await term.exit();
+    assert.equal(code, 0, screen);
+    // capture-pane -J joins what the terminal folded: a line longer than 60 was folded.
+    const lines = screen.split("\n");
+    const outro = lines.findIndex((line) => line.startsWith("└  Next:"));
+    assert.ok(outro > 0, screen);
+    for (const line of lines.slice(0, outro + 1)) {
+      assert.ok([...line].length <= 60, `folded by the terminal:\n${line}\n\n${screen}`);
+    }
+    // A warning's second line stays in the frame's gutter.
+    const warning = lines.findIndex((line) => line.startsWith("▲  "));
+    assert.ok(warning > 0 && lines[warning + 1].startsWith("│  "), screen);
+    // The commands after the outro are left whole, to paste.
+    assert.ok(lines.some((line) => /^ {2}voicebot init 'Narrow Bot' .{60}/.test(line)), screen);
   },
 );
 
@@ -1076,7 +1212,7 @@ Deno.test(
     await term.answer("Project name");
     await term.type("Restaurant Booker");
     await term.press("Enter");
-    let screen = await term.waitFor(/◆ {2}Project name\n│ {2}restaurant-booker$/m);
+    let screen = await term.waitFor(/◆ {2}Project name\n│ {2}restaurant-booker \(default\)$/m);
     assert.match(screen, /"Restaurant Booker" is not a valid project name/);
     assert.match(screen, /Enter takes it/);
     await term.press("Enter");
@@ -1119,7 +1255,7 @@ Deno.test(
       ]);
       await term.press("Down", "Enter");
       await term.answer("Where should the project go?");
-      await term.waitFor(/^│ {2}\.\.\/my-voice-bot$/m);
+      await term.waitFor(/^│ {2}\.\.\/my-voice-bot \(default\)$/m);
       await term.type("inside");
       await term.press("Enter");
       await term.waitFor("that is inside the project made");
@@ -1203,12 +1339,15 @@ Deno.test(
     assert.match(summary.slice(summary.lastIndexOf("With your changes")), /Kokoro/);
     await t.answer("What do you want to do?", "Enter"); // Update it with these answers
     const shown = await t.waitFor("◆  Write these changes?");
-    assert.match(shown, /answer tts_service: "cartesia_tts" to "kokoro_tts"/);
-    assert.match(shown, /merged +server\/bot\.py/);
+    // The change in the words of the questions, inside the frame; never by id.
+    assert.match(shown, /^│ {4}Text-to-speech: Cartesia -> Kokoro \(local, no account\)$/m);
+    assert.doesNotMatch(shown, /tts_service|kokoro_tts/);
+    assert.match(shown, /^│ {4}merged +server\/bot\.py/m);
     await t.press("Enter");
     const { code, screen } = await t.exit();
     assert.equal(code, 0, screen);
-    assert.match(screen, /Updated this directory\./);
+    assert.match(screen, /^┌ {2}voicebot \S+: update this directory$/m);
+    assert.match(screen, /^◆ {2}Updated this directory\.\n│\n└ {2}Done\.$/m);
     const bot = await Deno.readTextFile(join(root, "server/bot.py"));
     assert.match(bot, /KokoroTTSService/);
     assert.ok(bot.endsWith("# mine\n"), "the user's line is kept");

@@ -62,7 +62,9 @@ Deno.test("a changed answer swaps the voice everywhere and keeps every edit the 
 
   const run = await voicebot(["update", "bot", "--tts", "kokoro_tts"], { cwd: dir.path });
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stderr, /answer tts_service: "cartesia_tts" to "kokoro_tts"/);
+  // The answer by its labels, as init's questions show it; never by id.
+  assert.match(run.stderr, /^ {2}Text-to-speech: Cartesia -> Kokoro \(local, no account\)$/m);
+  assert.doesNotMatch(run.stderr, /tts_service|cartesia_tts|kokoro_tts/);
   assert.match(run.stderr, /not restored\s+README\.md: you deleted it/);
 
   // The whole project as init makes it with the new answer, plus exactly the user's edits.
@@ -96,6 +98,34 @@ Deno.test("a changed answer swaps the voice everywhere and keeps every edit the 
   const again = await voicebot(["update", "bot"], { cwd: dir.path });
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(await snapshot(root), after);
+});
+
+Deno.test("a recorded answer that gives way is named by its label; --json keeps the ids", async () => {
+  await using dir = await tempDir();
+  const root = await made(dir.path, [...BOT, "--client-framework", "uilib"]);
+  const unchanged = await snapshot(root);
+  const run = await voicebot(["update", "-t", "carrier1", "--dry-run"], { cwd: root });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /^ {2}\(recorded answers that do not go with those given give way: Web client\)$/m,
+  );
+  assert.match(
+    run.stderr,
+    /^ {2}Transports: lightweb \(SmallWebRTC, no account\) -> carrier1 \(Twilio\)$/m,
+  );
+  assert.match(run.stderr, /^ {2}Client dev server: Vite -> none$/m);
+  assert.doesNotMatch(run.stderr, /client_framework|devserver_a/);
+
+  const json = await voicebot(["update", "-t", "carrier1", "--dry-run", "--json"], { cwd: root });
+  assert.equal(json.code, 0, json.stderr);
+  const result = JSON.parse(json.stdout);
+  assert.deepEqual(result.dropped, ["client_framework"]);
+  assert.deepEqual(
+    result.answers.find((answer: { key: string }) => answer.key === "client_framework"),
+    { key: "client_framework", from: "uilib", to: null },
+  );
+  assert.deepEqual(await snapshot(root), unchanged);
 });
 
 Deno.test("the same lines changed by the user and by an answer: conflict markers, exit 8, and a refusal until settled", async () => {

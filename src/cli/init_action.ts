@@ -11,6 +11,7 @@ import { andList, count, shellQuote } from "../words.ts";
 import { CancelledError } from "../errors.ts";
 import {
   isInteractive,
+  printCommand,
   printInterrupted,
   printJson,
   printNote,
@@ -82,7 +83,7 @@ export async function runInit(ctx: InitCommandLine): Promise<void> {
 /** On a terminal with nothing to go on: ask (and confirm), write with a spinner, then say how to redo it. */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
   const [
-    { backPrompter: prompt, loadedSpinner, orCancelled },
+    { backPrompter: prompt, loadedSpinner, orCancelled, drawInFrame },
     wizard,
     { initProject, refusePresetTypo },
   ] = await Promise.all([
@@ -93,6 +94,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   const cwd = Deno.cwd();
   // Before anything is asked: `init quickstrat` is the preset mistyped, not a directory.
   refusePresetTypo(cwd, dir);
+  await prompt.intro(`voicebot ${VERSION}: a new bot project`);
   // A scaffold's answers come confirmed: the wizard shows the summary and asks.
   const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
   // Loaded before it starts, so that its "Done." comes before the report, not after it.
@@ -124,16 +126,24 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     throw error;
   }
   spinner.stop("Done.");
-  report(result);
+  // The report in the questions' frame; the outro leads to the next steps, which are printed
+  // below it unframed, as create-vite's are, so that each line pastes as it is.
+  const where = relative(cwd, result.root) || ".";
+  await drawInFrame(() => report(result, { nextSteps: false }));
+  const next = result.kind === "written" ? nextSteps(result, where) : undefined;
+  await prompt.outro(next?.heading ?? "Nothing more to do.");
+  for (const line of next?.commands ?? []) printCommand(line);
+  if (next?.after) printNote(next.after);
+  console.error("");
   printNote(
     result.config
       ? "To make the same project again without questions:"
       : "To write the same guides again without questions:",
   );
-  printNote(`  ${wizard.commandLine(answers)}`);
+  printCommand(wizard.commandLine(answers));
 }
 
-function report(result: InitResult) {
+function report(result: InitResult, { nextSteps: withNextSteps = true } = {}) {
   const where = relative(Deno.cwd(), result.root) || ".";
   printInterrupted(result.interrupted, where);
   for (const note of result.deprecated) printWarning(note);
@@ -169,7 +179,14 @@ function report(result: InitResult) {
   reportGuides(result, where);
   // After a run that changed nothing, the next steps are the user's own (and `cp .env.example
   // .env` would clobber a finished project's keys).
-  if (result.kind === "written" && result.written.length > 0) printNextSteps(result, where);
+  if (withNextSteps && result.kind === "written") {
+    const next = nextSteps(result, where);
+    if (next) {
+      printNote(next.heading);
+      for (const line of next.commands) printCommand(line);
+      if (next.after) printNote(next.after);
+    }
+  }
 }
 
 /** One line a file, indented, for one write to the console rather than one a file. */
@@ -236,33 +253,41 @@ function reportGuides({ kept, replaced }: InitResult, dir: string) {
 }
 
 /**
- * Each line runs in a subshell from the directory `init` ran in, so that they paste as printed
- * into one shell, and a directory with a space in its name is quoted.
+ * What to do next after a write: a heading, the commands, and a word after them. Each command
+ * runs in a subshell from the directory `init` ran in, so that they paste as printed into one
+ * shell, and a directory with a space in its name is quoted. After a run that changed nothing, or
+ * a refresh of a project's guides, there is nothing new to run (and `cp .env.example .env` would
+ * clobber a finished project's keys).
  */
-function printNextSteps(result: Extract<InitResult, { kind: "written" }>, where: string) {
-  if (result.projectGuides) return; // a refresh of a scaffolded project's guides: nothing new to run
+function nextSteps(
+  result: Extract<InitResult, { kind: "written" }>,
+  where: string,
+): { heading: string; commands: string[]; after?: string } | undefined {
+  if (result.written.length === 0 || result.projectGuides) return undefined;
   if (!result.config) {
-    printNote(
-      `Next: open ${
+    return {
+      heading: `Next: open ${
         shellQuote(where)
       } with your coding agent and ask it to build your bot; GETTING_STARTED.md explains.`,
-    );
-    return;
+      commands: [],
+    };
   }
   const inside = (sub: string) => shellQuote(where === "." ? sub : `${where}/${sub}`);
-  printNote("Next:");
-  printNote(`  (cd ${inside("server")} && cp .env.example .env)    # then fill in your keys`);
-  printNote(`  (cd ${inside("server")} && uv sync && uv run bot.py)`);
-  if (hasClient(result.config)) {
-    printNote(`  (cd ${inside("client")} && npm install && npm run dev)    # in another terminal`);
-  }
-  if (result.config.bot_type === "telephony") {
-    printNote(
-      `Calls reach the bot through a tunnel and the carrier's webhook: "Phone calls" in ${
+  return {
+    heading: "Next:",
+    commands: [
+      `(cd ${inside("server")} && cp .env.example .env)    # then fill in your keys`,
+      `(cd ${inside("server")} && uv sync && uv run bot.py)`,
+      ...hasClient(result.config)
+        ? [`(cd ${inside("client")} && npm install && npm run dev)    # in another terminal`]
+        : [],
+    ],
+    after: result.config.bot_type === "telephony"
+      ? `Calls reach the bot through a tunnel and the carrier's webhook: "Phone calls" in ${
         where === "." ? "README.md" : `${where}/README.md`
-      } says how.`,
-    );
-  }
+      } says how.`
+      : undefined,
+  };
 }
 
 /** Whether the project has a web client (`client/`). */

@@ -13,13 +13,13 @@ import {
 import {
   findService,
   findTransport,
-  type Service,
   type ServiceKind,
   SERVICES,
   TRANSPORT_CHOICES,
   TRANSPORTS,
   VIDEO_TRANSPORTS,
 } from "../init/catalog.ts";
+import { serviceLabel, transportLabel } from "../init/answer_words.ts";
 import { type GuideKind, sortGuides } from "../init/guides.ts";
 import { guidesFor, initProject, projectAround, QUICKSTART, scaffoldPaths } from "../init/mod.ts";
 import type { PlannedFile } from "../init/writer.ts";
@@ -40,11 +40,17 @@ const DEFAULT_DIR = "my-voice-bot";
 /** Where the questions are: a question before the scaffold's, or the scaffold's own. */
 type Stage = "project" | "directory" | "how" | "scaffold";
 
+/** Where the project goes, as the questions have it so far: kept across a way back and forward. */
+interface Target {
+  dir?: string;
+  overwriteGuide: boolean;
+}
+
 /**
  * The questions, with a way back: Escape at a question (a `GoBack` from the prompter) goes back
- * to the one before, its answer kept; at the first one, it cancels. Without a directory inside a
- * scaffolded project, the first question is whether to refresh its guides or make a new project
- * beside it.
+ * to the one before, its answer kept, from the summary all the way to the first question; there,
+ * it asks before it cancels. Without a directory inside a scaffolded project, the first question
+ * is whether to refresh its guides or make a new project beside it.
  */
 export async function runWizard(
   prompt: Prompter,
@@ -53,8 +59,7 @@ export async function runWizard(
 ): Promise<WizardAnswers> {
   const project = given.dir === undefined ? projectAround(cwd) : undefined;
   let givenDir = given.dir;
-  let dir: string | undefined;
-  let overwriteGuide = given.overwriteGuide;
+  const target: Target = { overwriteGuide: given.overwriteGuide };
   let beside: string | undefined;
   const visited: Stage[] = [];
   let stage: Stage = project ? "project" : "directory";
@@ -67,10 +72,10 @@ export async function runWizard(
       if (stage === "project") {
         const choice = await askInProject(prompt, cwd, project!);
         if (choice === "refresh") {
-          dir = relative(cwd, project!) || ".";
+          const dir = relative(cwd, project!) || ".";
           const guides = await guidesFor(project!);
           const chosen = await unlessBack(
-            directoryChosen(prompt, project!, guides, overwriteGuide),
+            directoryChosen(prompt, project!, guides, target.overwriteGuide),
           );
           if (chosen === undefined) continue; // Escape: this question again
           return { dir, overwriteGuide: chosen.overwriteGuide, flags: {} };
@@ -79,7 +84,7 @@ export async function runWizard(
         visited.push(stage);
         stage = "directory";
       } else if (stage === "directory") {
-        const fallback = dir ??
+        const fallback = target.dir ??
           (beside ? relative(cwd, join(dirname(beside), DEFAULT_DIR)) : DEFAULT_DIR);
         const asked = givenDir === undefined;
         const picked = await askDirectory(prompt, cwd, {
@@ -88,17 +93,17 @@ export async function runWizard(
           project: beside,
           guidesHere: true,
         });
-        dir = picked.dir;
         givenDir = undefined;
         const chosen = await unlessBack(
-          directoryChosen(prompt, resolve(cwd, dir), picked, overwriteGuide),
+          directoryChosen(prompt, resolve(cwd, picked.dir), picked, target.overwriteGuide),
         );
         if (chosen === undefined) continue; // Escape: the directory again
-        overwriteGuide = chosen.overwriteGuide;
+        target.dir = picked.dir;
+        target.overwriteGuide = chosen.overwriteGuide;
         // A scaffolded project is made already: only its guides are left to write. Where a scaffold
         // would meet files of the user's, going on there was the guides' way.
         if (chosen.kind === "project" || picked.guidesOnly) {
-          return { dir, overwriteGuide, flags: {} };
+          return { dir: picked.dir, overwriteGuide: target.overwriteGuide, flags: {} };
         }
         // A directory given on the command line is not a question to go back to.
         if (asked) visited.push(stage);
@@ -112,22 +117,34 @@ export async function runWizard(
           },
           { value: "scaffold", label: "Scaffold a bot now", hint: "answer a few questions" },
         ], how);
-        if (how === "agent") return { dir: dir!, overwriteGuide, flags: {} };
+        if (how === "agent") {
+          return { dir: target.dir!, overwriteGuide: target.overwriteGuide, flags: {} };
+        }
         visited.push(stage);
         stage = "scaffold";
       } else {
-        return await askScaffold(prompt, cwd, { dir: dir!, overwriteGuide }, beside, scaffold);
+        return await askScaffold(prompt, cwd, target, beside, scaffold);
       }
     } catch (error) {
       if (!(error instanceof GoBack)) throw error;
       const back = visited.pop();
-      if (back === undefined) throw new CancelledError();
-      stage = back;
+      if (back !== undefined) stage = back;
+      else if (await leaveAtFirst(prompt)) throw new CancelledError();
     }
   }
 }
 
-/** The prompter, saying once, before its first question, what Esc and Ctrl-C do. */
+/**
+ * Escape at the first question: there is no question before it, so it asks whether to leave
+ * (Enter stays; Escape again, or yes, cancels), rather than end a run at one stray key.
+ */
+export async function leaveAtFirst(prompt: Prompter): Promise<boolean> {
+  return await unlessBack(
+    prompt.confirm("Leave? Nothing has been written (Esc again leaves).", { initial: false }),
+  ) ?? true;
+}
+
+/** The prompter, saying once, before its first question or word, what Esc and Ctrl-C do. */
 function withKeysHint(prompt: Prompter): Prompter {
   let said = false;
   const first = <A extends unknown[], R>(ask: (...args: A) => Promise<R>) => async (...args: A) => {
@@ -139,6 +156,7 @@ function withKeysHint(prompt: Prompter): Prompter {
   };
   return {
     ...prompt,
+    info: first(prompt.info),
     confirm: first(prompt.confirm),
     text: first(prompt.text),
     select: first(prompt.select) as Prompter["select"],
@@ -204,7 +222,7 @@ async function directoryChosen(
 async function askDirectory(
   prompt: Prompter,
   cwd: string,
-  { given, fallback, project, guidesHere = false }: {
+  { given, fallback: offered, project, guidesHere = false }: {
     given?: string;
     fallback: string;
     project?: string;
@@ -212,6 +230,7 @@ async function askDirectory(
   },
 ): Promise<{ dir: string; guidesOnly?: true } & FoundGuides> {
   let dir = given;
+  let fallback = offered;
   for (;;) {
     dir ??= await prompt.text("Where should the project go?", {
       placeholder: fallback,
@@ -221,7 +240,10 @@ async function askDirectory(
     const root = resolve(cwd, dir);
     const found = await guidesFor(root);
     const clashes = found.kind === "project" ? [] : await existingScaffoldFiles(root);
-    if (clashes.length === 0) return { dir, ...found };
+    if (clashes.length === 0) {
+      if (found.kind !== "project") await sayWhatIsThere(prompt, dir, root);
+      return { dir, ...found };
+    }
     const shown = clashes.length > 6
       ? [...clashes.slice(0, 5), `${clashes.length - 5} more`]
       : clashes;
@@ -245,8 +267,29 @@ async function askDirectory(
     )) ?? "other";
     if (choice === "cancel") throw new CancelledError();
     if (choice === "guides") return { dir, guidesOnly: true, ...found };
+    fallback = freeDirectory(cwd, dir);
     dir = undefined;
   }
+}
+
+/** A directory that has files already, none in the way: what is there, and that it stays. */
+async function sayWhatIsThere(prompt: Prompter, dir: string, root: string) {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(root)].map((entry) =>
+      entry.isDirectory ? `${entry.name}/` : entry.name
+    )
+      .sort();
+  } catch {
+    return; // missing: it will be created
+  }
+  if (names.length === 0) return;
+  const shown = names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more`] : names;
+  await prompt.info(
+    `${dir} already has ${andList(shown)}: the project goes beside ${
+      names.length === 1 ? "it" : "them"
+    }, and nothing there is overwritten.`,
+  );
 }
 
 /** The files under `root` that some scaffold writes (whether they differ is known only later). */
@@ -303,6 +346,8 @@ export type Answers = Record<string, unknown>;
 interface Walked {
   readonly answers: Answers;
   readonly again: Set<string>;
+  /** The name the project takes from its directory, where the name question offered it. */
+  nameDefault?: string;
 }
 
 /**
@@ -493,7 +538,7 @@ const STEPS: readonly Step[] = [
     "Web client",
     ["client_framework"],
     () => [
-      { value: "uilib", label: "UI library client" },
+      { value: "uilib", label: "React client with Pipecat's voice UI kit" },
       { value: "vanilla", label: "Plain JavaScript client" },
       { value: "none", label: "No client" },
     ],
@@ -711,24 +756,31 @@ const DIRECTORY = "directory";
 /**
  * Asks the scaffold's questions, then shows the summary until the user creates the project or
  * cancels; "Change an answer" re-asks that question, then only what depends on it. Escape at the
- * summary asks the last question again; at a question picked to change, the one before it. A
- * directory whose files a scaffold would write over sends the user back to the directory: nothing
- * given is lost.
+ * summary asks the last question again, and from there back one at a time: past the first of the
+ * scaffold's questions, out of here (`GoBack`). A directory whose files a scaffold would write
+ * over sends the user back to the directory: nothing given is lost. `target` is changed in place,
+ * so that the questions before these see the directory chosen here.
  */
 async function askScaffold(
   prompt: Prompter,
   cwd: string,
-  start: { dir: string; overwriteGuide: boolean },
+  target: Target,
   project: string | undefined,
-  { answers, again }: Walked,
+  walked: Walked,
 ): Promise<WizardAnswers> {
-  let { dir, overwriteGuide } = start;
-  const defaultName = () => basename(resolve(cwd, dir));
+  const { answers, again } = walked;
+  const defaultName = () => basename(resolve(cwd, target.dir!));
+  const moveTo = (to: Target) => {
+    Object.assign(target, to);
+    followDirectory(walked, defaultName());
+  };
+  followDirectory(walked, defaultName());
   // Escape at the first question goes out of here, back to "How do you want to build your bot?";
   // back here, the walk starts at the first question again, every answer kept.
   again.add(STEPS[0].id);
   await walk(prompt, answers, defaultName(), again);
   for (;;) {
+    const dir = target.dir!;
     const flags = flagsOf(answers, defaultName());
     const { problems } = resolveConfig(flags, defaultName());
     if (problems.length > 0) {
@@ -753,12 +805,12 @@ async function askScaffold(
     ], "create"));
     if (next === "cancel") throw new CancelledError();
     if (next === undefined) {
-      // Escape: the last question again (and from there, back on).
-      const last = STEPS.findLast((step) => step.id in answers)!;
-      await unlessBack(walk(prompt, answers, defaultName(), new Set([last.id])));
+      // Escape: the last question again, and from there back on, out of here at the first.
+      again.add(STEPS.findLast((step) => step.id in answers)!.id);
+      await walk(prompt, answers, defaultName(), again);
     } else if (next === "create") {
-      const conflicts = await conflictsIn(cwd, dir, flags, overwriteGuide);
-      if (conflicts.length === 0) return { dir, overwriteGuide, flags };
+      const conflicts = await conflictsIn(cwd, dir, flags, target.overwriteGuide);
+      if (conflicts.length === 0) return { dir, overwriteGuide: target.overwriteGuide, flags };
       await prompt.warn(
         `${dir} already has ${
           andList(conflicts)
@@ -766,7 +818,7 @@ async function askScaffold(
           conflicts.length === 1 ? "it" : "them"
         }. Choose another directory (your answers are kept).`,
       );
-      ({ dir, overwriteGuide } = await changeDirectory(prompt, cwd, dir, overwriteGuide, project));
+      moveTo(await changeDirectory(prompt, cwd, target, project, freeDirectory(cwd, dir)));
     } else {
       const which = await unlessBack(prompt.select("Which answer?", [
         { value: DIRECTORY, label: "Directory", hint: dir },
@@ -777,17 +829,44 @@ async function askScaffold(
         })),
       ], DIRECTORY));
       if (which === DIRECTORY) {
-        ({ dir, overwriteGuide } = await changeDirectory(
-          prompt,
-          cwd,
-          dir,
-          overwriteGuide,
-          project,
-        ));
+        moveTo(await changeDirectory(prompt, cwd, target, project, dir));
       } else if (which !== undefined) {
         await unlessBack(walk(prompt, answers, defaultName(), new Set([which])));
       }
     }
+  }
+}
+
+/**
+ * A project name taken as the directory's default follows the directory when it changes; a name
+ * typed stays. (A name typed that is the directory's own is taken as its default.)
+ */
+function followDirectory(walked: Walked, directoryName: string) {
+  const name = projectNameProblem(directoryName)
+    ? suggestProjectName(directoryName)
+    : directoryName;
+  if (walked.nameDefault !== undefined && walked.answers.project_name === walked.nameDefault) {
+    walked.answers.project_name = name;
+  }
+  walked.nameDefault = name;
+}
+
+/** Beside a directory that is taken, the first free one of its name: `other` gives `other-2`. */
+function freeDirectory(cwd: string, dir: string): string {
+  const root = resolve(cwd, dir);
+  const stem = basename(root).replace(/-\d+$/, "");
+  for (let n = 2;; n++) {
+    const candidate = join(dirname(root), `${stem}-${n}`);
+    if (!pathExists(candidate)) return relative(cwd, candidate);
+  }
+}
+
+function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -821,7 +900,12 @@ export async function askUpdate(
       ...recorded ? [{ value: "change", label: "Change an answer" }] : [],
       { value: "cancel", label: "Cancel" },
     ], "update"));
-    if (next === "cancel" || next === undefined) throw new CancelledError();
+    if (next === "cancel") throw new CancelledError();
+    if (next === undefined) {
+      // The first question: there is none before it to go back to.
+      if (await leaveAtFirst(prompt)) throw new CancelledError();
+      continue;
+    }
     if (next === "update") return changed;
     const which = await unlessBack(prompt.select(
       "Which answer?",
@@ -892,22 +976,23 @@ async function unlessBack<T>(question: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Another directory, from the summary (or Escape: the same one), and its guide refresh offer. */
+/**
+ * Another directory, from the summary, `fallback` offered (or Escape: the same one), and its
+ * guide refresh offer.
+ */
 async function changeDirectory(
   prompt: Prompter,
   cwd: string,
-  dir: string,
-  overwriteGuide: boolean,
+  target: Target,
   project: string | undefined,
-): Promise<{ dir: string; overwriteGuide: boolean }> {
-  const other = await unlessBack(askDirectory(prompt, cwd, { fallback: dir, project }));
-  if (other === undefined) return { dir, overwriteGuide };
+  fallback: string,
+): Promise<Target> {
+  const other = await unlessBack(askDirectory(prompt, cwd, { fallback, project }));
+  if (other === undefined) return target;
   const chosen = await unlessBack(
-    directoryChosen(prompt, resolve(cwd, other.dir), other, overwriteGuide),
+    directoryChosen(prompt, resolve(cwd, other.dir), other, target.overwriteGuide),
   );
-  return chosen
-    ? { dir: other.dir, overwriteGuide: chosen.overwriteGuide }
-    : { dir, overwriteGuide };
+  return chosen ? { dir: other.dir, overwriteGuide: chosen.overwriteGuide } : target;
 }
 
 /** The files of this project that a real run would refuse to write over. */
@@ -981,8 +1066,7 @@ function transportOptions(
     .filter(({ transport }) => keep(transport))
     .map(({ choice, transport }) => ({
       value: choice,
-      // The id with its vendor, as help and the docs name it (`carrier1 (Twilio)`): no hint.
-      label: `${choice} (${transport.vendor})`,
+      label: transportLabel(transport),
     }));
 }
 
@@ -1007,18 +1091,6 @@ function serviceOptions(kind: ServiceKind): (SelectOption<string> & { label: str
     label: serviceLabel(service),
     hint: service.id,
   }));
-}
-
-/**
- * A service's label in the questions: a local one says so, "(local, no account)", joined to what
- * its label already says in brackets ("Whisper (local)" → "Whisper (local, no account)", "FunASR
- * (SenseVoice, local)" → "FunASR (SenseVoice, local, no account)"). A search for `local` finds them.
- */
-function serviceLabel(service: Service): string {
-  if (!service.local) return service.label;
-  const [, name, said] = /^(.*?)(?: \((.*)\))?$/.exec(service.label)!;
-  const words = (said ?? "").split(", ").filter((word) => word !== "" && word !== "local");
-  return `${name} (${[...words, "local", "no account"].join(", ")})`;
 }
 
 /**

@@ -24,16 +24,40 @@ export function printError(
   if (hint) console.error(`%chint%c: ${hint}`, YELLOW, "");
 }
 
+/** Where messages go while a terminal's frame of questions is open (prompt.ts `drawInFrame`). */
+export interface Frame {
+  note(message: string): void;
+  success(message: string): void;
+  warning(message: string): void;
+  command(line: string): void;
+}
+
+let frame: Frame | undefined;
+
+/** Messages go into `to` from now on; `undefined`: back to plain lines. */
+export function drawIn(to: Frame | undefined) {
+  frame = to;
+}
+
 export function printWarning(message: string) {
+  if (frame) return frame.warning(message);
   console.error(`%cwarning%c: ${message}`, YELLOW, "");
 }
 
 export function printSuccess(message: string) {
+  if (frame) return frame.success(message);
   console.error(`%c✔%c ${message}`, GREEN, "");
 }
 
 export function printNote(message: string) {
+  if (frame) return frame.note(message);
   console.error(`%c${message}`, DIM);
+}
+
+/** A command line to paste, indented: never folded by the frame, so that it pastes as one line. */
+export function printCommand(line: string) {
+  if (frame) return frame.command(`  ${line}`);
+  console.error(`%c  ${line}`, DIM);
 }
 
 /** True when stdin and stdout are both terminals: only then may anything prompt. */

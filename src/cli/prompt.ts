@@ -12,7 +12,7 @@
  * @module
  */
 import { CancelledError, UsageError } from "../errors.ts";
-import { isInteractive } from "./output.ts";
+import { drawIn, isInteractive } from "./output.ts";
 
 export interface SelectOption<T> {
   value: T;
@@ -52,6 +52,10 @@ export interface Prompter {
   multiselect<T>(message: string, options: SelectOption<T>[], initial: readonly T[]): Promise<T[]>;
   /** On a terminal a spinner on stderr; otherwise it does nothing. */
   spinner(): Spinner;
+  /** Opens the questions' frame (`┌  title`). */
+  intro(title: string): Promise<void>;
+  /** Closes it (`└  message`), wrapped to the terminal's width. */
+  outro(message: string): Promise<void>;
   /** A framed note in the questions' frame: `lines` under `title`. */
   note(title: string, lines: readonly string[]): Promise<void>;
   /** A line of information in the questions' frame. */
@@ -86,10 +90,13 @@ export { isInteractive };
 
 type Clack = typeof import("@clack/prompts");
 type Output = NonNullable<Parameters<Clack["confirm"]>[0]["output"]>;
+/** `text` with each line after `gutter` (the first after `first`), wrapped to the terminal. */
+type Wrap = (text: string, gutter: string, first?: string) => string;
 type Key = { name?: string; ctrl?: boolean; sequence?: string };
 interface Terminal {
   clack: Clack;
   output: Output;
+  wrap: Wrap;
   input: {
     on(event: "keypress", listener: KeyListener): unknown;
     off(event: "keypress", listener: KeyListener): unknown;
@@ -100,15 +107,19 @@ let loaded: Promise<Terminal> | undefined;
 
 function clack(): Promise<Terminal> {
   loaded ??= (async () => {
-    const [clack, { default: process }] = await Promise.all([
+    const [clack, { wrapTextWithPrefix }, { default: process }] = await Promise.all([
       import("@clack/prompts"),
+      import("@clack/core"),
       import("node:process"),
     ]);
     // Escape is ours (see `asked`): clack would cancel the whole run on it.
     clack.settings.aliases.delete("escape");
+    const output = process.stderr as unknown as Output;
     return {
       clack,
-      output: process.stderr as unknown as Output,
+      output,
+      wrap: (text, gutter, first = gutter) =>
+        wrapTextWithPrefix(output as never, text, gutter, first),
       input: process.stdin as unknown as Terminal["input"],
     };
   })();
@@ -208,7 +219,10 @@ function textPrompt(escape: EscapeMeans) {
     const value = await asked<string | undefined>(message, escape, (c, common) =>
       c.text({
         message,
-        placeholder: options.placeholder,
+        // Grey is how a default looks; without colour it would look typed, so it says so.
+        placeholder: Deno.noColor && defaultValue !== undefined && options.placeholder
+          ? `${options.placeholder} (default)`
+          : options.placeholder,
         defaultValue,
         initialValue: options.initial,
         // clack checks the field before it puts the default in an empty one.
@@ -276,6 +290,7 @@ function multiselectPrompt(escape: EscapeMeans) {
 
 function searchPrompt(escape: EscapeMeans) {
   return async <T>(message: string, options: SelectOption<T>[], initial?: T): Promise<T> => {
+    let before = "";
     const value = await asked<T>(message, escape, (c, common, typed) =>
       c.autocomplete<T>({
         message,
@@ -286,9 +301,12 @@ function searchPrompt(escape: EscapeMeans) {
           typed.current = this;
           const query = this.userInput ?? "";
           // After a search that matched nothing, the highlight goes back to the question's
-          // default as soon as it is listed again (clack would put it on the first option).
+          // default as soon as it is listed again (clack would put it on the first option); and
+          // once what was typed is cleared, it is on the default again, as before the search.
+          const cleared = query === "" && before !== "";
+          before = query;
           if (
-            this.focusedValue === undefined && initial !== undefined &&
+            (this.focusedValue === undefined || cleared) && initial !== undefined &&
             options.some((o) => o.value === initial && matchRank(o, query) < NO_MATCH)
           ) {
             this.focusedValue = initial;
@@ -521,6 +539,57 @@ function holdKeys(io: SpinnerIo, onCancel: () => void): () => void {
   };
 }
 
+/** The frame's first line: what is running, and its version (as create-cloudflare's). */
+async function intro(title: string): Promise<void> {
+  requireTerminal(title);
+  const { clack: c, output } = await clack();
+  c.intro(title, { output: output as never });
+}
+
+/** The frame's last line. */
+async function outro(message: string): Promise<void> {
+  requireTerminal(message);
+  const { clack: c, output, wrap } = await clack();
+  output.write(
+    `${paint("gray", c.S_BAR)}\n${wrap(message, "   ", `${paint("gray", c.S_BAR_END)}  `)}\n\n`,
+  );
+}
+
+/**
+ * While `draw` runs, what the command prints (output.ts's `printNote`,
+ * `printSuccess`, `printWarning`, `printCommand`) is drawn inside the questions' frame, each line
+ * wrapped to the terminal's width after the frame's gutter; a command is left whole, so that it
+ * pastes as one line (the terminal folds it).
+ */
+export async function drawInFrame(draw: () => void): Promise<void> {
+  const { clack: c, output, wrap } = await clack();
+  const gutter = `${paint("gray", c.S_BAR)}  `;
+  const write = (text: string) => output.write(`${text}\n`);
+  write(paint("gray", c.S_BAR));
+  drawIn({
+    note: (message) => write(wrap(message, gutter)),
+    success: (message) => write(wrap(message, gutter, `${paint("green", c.S_SUCCESS)}  `)),
+    warning: (message) => write(wrap(message, gutter, `${paint("yellow", c.S_WARN)}  `)),
+    command: (line) => write(`${gutter}${line}`),
+  });
+  try {
+    draw();
+  } finally {
+    drawIn(undefined);
+  }
+}
+
+/** A line of the frame with its symbol, wrapped to the terminal's width after the gutter. */
+async function framed(symbol: (c: Clack) => string, message: string): Promise<void> {
+  requireTerminal(message);
+  const { clack: c, output, wrap } = await clack();
+  output.write(
+    `${paint("gray", c.S_BAR)}\n${
+      wrap(message, `${paint("gray", c.S_BAR)}  `, `${symbol(c)}  `)
+    }\n`,
+  );
+}
+
 async function note(title: string, lines: readonly string[]): Promise<void> {
   requireTerminal(title);
   const { clack: c, output } = await clack();
@@ -528,18 +597,19 @@ async function note(title: string, lines: readonly string[]): Promise<void> {
   c.note(lines.join("\n"), title, { output: output as any });
 }
 
-async function info(message: string): Promise<void> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  // deno-lint-ignore no-explicit-any
-  c.log.info(message, { output: output as any });
+function info(message: string): Promise<void> {
+  return framed((c) => paint("blue", c.S_INFO), message);
 }
 
-async function warn(message: string): Promise<void> {
-  requireTerminal(message);
-  const { clack: c, output } = await clack();
-  // deno-lint-ignore no-explicit-any
-  c.log.warn(message, { output: output as any });
+function warn(message: string): Promise<void> {
+  return framed((c) => paint("yellow", c.S_WARN), message);
+}
+
+const COLOURS = { green: 32, yellow: 33, blue: 34, gray: 90 } as const;
+
+/** Text in the colour clack draws the same symbol in, unless NO_COLOR. */
+function paint(colour: keyof typeof COLOURS, text: string): string {
+  return Deno.noColor ? text : `\x1b[${COLOURS[colour]}m${text}\x1b[39m`;
 }
 
 function prompter(escape: EscapeMeans): Prompter {
@@ -552,6 +622,8 @@ function prompter(escape: EscapeMeans): Prompter {
     search: searchPrompt(escape),
     multiselect: multiselectPrompt(escape),
     spinner,
+    intro,
+    outro,
     note,
     info,
     warn,

@@ -1,6 +1,7 @@
 /** `voicebot update`: parse the flags, call the update core, report what it did or would do. */
 import { define } from "gunshi";
 import type { FileChange, UpdateResult } from "../init/update.ts";
+import type * as AnswerWords from "../init/answer_words.ts";
 import { MergeConflicts, UpdateAvailable } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { isInteractive } from "./prompt.ts";
@@ -77,7 +78,10 @@ export default define({
       await runInteractive(values.dir, overwriteGuide);
       return;
     }
-    const { updateProject, changesSomething } = await import("../init/update.ts");
+    const [{ updateProject, changesSomething }, words] = await Promise.all([
+      import("../init/update.ts"),
+      import("../init/answer_words.ts"),
+    ]);
     const result = await updateProject({
       cwd: Deno.cwd(),
       dir: values.dir,
@@ -94,7 +98,7 @@ export default define({
       if (diff !== undefined && diff.length > 0) {
         console.log(diff.map((file) => file.diff).join("").trimEnd());
       }
-      report(result, dryRun ? "dry-run" : check ? "check" : "write", changed);
+      report(result, dryRun ? "dry-run" : check ? "check" : "write", changed, words);
     }
     if (check && changed) throw new UpdateAvailable("an update is available.");
     // A dry run ends as the real run would: with conflicts, 8.
@@ -113,15 +117,21 @@ function exitWithConflicts(result: UpdateResult) {
  * the update would do, and a confirmation before anything is written.
  */
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
-  const [{ backPrompter: prompt }, { askUpdate }, { updateProject, changesSomething }] =
-    await Promise.all([
-      import("./prompt.ts"),
-      import("./init_wizard.ts"),
-      import("../init/update.ts"),
-    ]);
+  const [
+    { backPrompter: prompt, drawInFrame },
+    { askUpdate },
+    { updateProject, changesSomething },
+    words,
+  ] = await Promise.all([
+    import("./prompt.ts"),
+    import("./init_wizard.ts"),
+    import("../init/update.ts"),
+    import("../init/answer_words.ts"),
+  ]);
   const request = { cwd: Deno.cwd(), dir, flags: {}, write: false, overwriteGuide };
   const recorded = await updateProject(request);
   printInterrupted(recorded.interrupted, placeOf(recorded));
+  await prompt.intro(`voicebot ${VERSION}: update ${placeOf(recorded)}`);
   const flags = await askUpdate(prompt, recorded.config, {
     dir: whereOf(recorded),
     action: `Update it to voicebot ${VERSION}`,
@@ -129,11 +139,13 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   const plan = Object.keys(flags).length > 0
     ? await updateProject({ ...request, flags })
     : recorded;
+  // What the update does and what it did, in the questions' frame.
   if (!changesSomething(plan)) {
-    reportEnd(plan, "write", false);
+    await drawInFrame(() => reportEnd(plan, "write", false));
+    await prompt.outro("Nothing to do.");
     return;
   }
-  reportChanges(plan, "What the update does");
+  await drawInFrame(() => reportChanges(plan, "What the update does", words));
   // Yes is the default only when nothing is removed and nothing conflicts; No is an answer, not
   // an interruption: exit 0 (Ctrl-C stays 130).
   const risky = plan.changes.some((c) => c.outcome === "removed" || c.outcome === "conflict");
@@ -141,11 +153,14 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     ? "Write these changes? Files are removed or get conflicts"
     : "Write these changes?";
   if (!await prompt.confirm(question, { initial: !risky })) {
-    printNote("Nothing written.");
+    await prompt.outro("Nothing written.");
     return;
   }
   const result = await updateProject({ ...request, flags, write: true });
-  reportEnd(result, "write", changesSomething(result));
+  await drawInFrame(() => reportEnd(result, "write", changesSomething(result)));
+  await prompt.outro(
+    result.changes.some((c) => c.outcome === "conflict") ? "Settle the conflicts." : "Done.",
+  );
   exitWithConflicts(result);
 }
 
@@ -173,25 +188,36 @@ function wouldHave(outcome: FileChange["outcome"]): string {
 }
 
 /** What was done, or would be: the changes, then how the run ended. */
-function report(result: UpdateResult, mode: "dry-run" | "check" | "write", changed: boolean) {
-  if (changed) reportChanges(result, mode === "write" ? "Update" : "What an update does");
+function report(
+  result: UpdateResult,
+  mode: "dry-run" | "check" | "write",
+  changed: boolean,
+  words: typeof AnswerWords,
+) {
+  if (changed) reportChanges(result, mode === "write" ? "Update" : "What an update does", words);
   reportEnd(result, mode, changed);
 }
 
-/** The answers and files the update changes, and what the user should know about them. */
-function reportChanges(result: UpdateResult, heading: string) {
+/**
+ * The answers and files the update changes, and what the user should know about them. The answers
+ * are said in the words of init's questions (`words`), never by id: `--json` has the ids.
+ */
+function reportChanges(result: UpdateResult, heading: string, words: typeof AnswerWords) {
   const made = result.from.version ?? "an earlier version";
   printNote(
     `${heading} in ${placeOf(result)}: voicebot ${
       result.from.version === result.to.version ? made : `${made} to ${result.to.version}`
     }.`,
   );
-  for (const { key, from, to } of result.answers) {
-    printNote(`  answer ${key}: ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
+  for (const change of result.answers) {
+    const said = words.answerChangeWords(change);
+    if (said) printNote(`  ${said}`);
   }
   if (result.dropped.length > 0) {
     printNote(
-      `  (recorded answers that do not go with those given give way: ${result.dropped.join(", ")})`,
+      `  (recorded answers that do not go with those given give way: ${
+        result.dropped.map((key) => words.KEY_WORDS[key]).join(", ")
+      })`,
     );
   }
   if (result.base === "unknown") {
