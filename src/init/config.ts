@@ -194,86 +194,185 @@ export function resolveConfig(
   input: ScaffoldInput,
   defaultName: string,
 ): Resolution {
+  const run = startRun(input);
+  const projectName = checkedProjectName(run, defaultName);
+  const transports = resolvedTransports(run);
+  const botType = resolvedBotType(run, transports.ids);
+  const web = botType === "web";
+  // Without a valid mode, the services given tell which mode is meant, so what that mode still
+  // lacks is reported in the same run, not in the next one.
+  const { declared, mode } = resolvedMode(run);
+  const services = checkedServices(run);
+  checkServicesOfMode(run, mode);
+  checkVideo(run, web, mode, transports.ids, services);
+  const client = resolvedClient(run, web);
+  checkAvatarVideo(run, services.video_service);
+  const deployToCloud = checkedDeployment(run);
+
+  const { problems, warnings } = run;
+  if (problems.length > 0 || !declared) return { config: undefined, problems, warnings };
+  const config = assembledConfig(input, {
+    projectName,
+    botType,
+    transports,
+    mode: declared,
+    services,
+    client,
+    deployToCloud,
+  });
+  return { config, problems: [], warnings };
+}
+
+/** One resolution: the input, and what its steps find in it, in the order found. */
+interface Run {
+  readonly input: ScaffoldInput;
+  readonly problems: Problem[];
+  readonly warnings: Problem[];
+  /** The key was not given. */
+  readonly absent: (key: ConfigKey) => boolean;
+  readonly problem: (key: ConfigKey, message: string, answer?: string) => void;
+  /** A required key that was not given; `message` follows "required". */
+  readonly required: Report;
+  readonly warning: Report;
+}
+
+function startRun(input: ScaffoldInput): Run {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
-  const warning = (key: ConfigKey, message: string) =>
-    warnings.push({ key, field: fieldName(key), message });
-  const problem = (key: ConfigKey, message: string, answer?: string) =>
-    problems.push({ key, field: fieldName(key), message, ...answer ? { answer } : {} });
-  const required = (key: ConfigKey, message: string) =>
-    problems.push({ key, field: fieldName(key), message: `required${message}`, missing: true });
-  const absent = (key: ConfigKey) => input[key] === undefined;
+  return {
+    input,
+    problems,
+    warnings,
+    absent: (key) => input[key] === undefined,
+    problem: (key, message, answer) => {
+      problems.push({ key, field: fieldName(key), message, ...answer ? { answer } : {} });
+    },
+    required: (key, message) => {
+      problems.push({ key, field: fieldName(key), message: `required${message}`, missing: true });
+    },
+    warning: (key, message) => {
+      warnings.push({ key, field: fieldName(key), message });
+    },
+  };
+}
 
-  // Project name.
-  const projectName = input.project_name ?? defaultName;
+/** The project name, given or the directory's; when invalid, the problem says which it was. */
+function checkedProjectName(run: Run, defaultName: string): string {
+  const projectName = run.input.project_name ?? defaultName;
   const nameProblem = projectNameProblem(projectName);
   if (nameProblem) {
-    problem(
+    run.problem(
       "project_name",
-      absent("project_name")
+      run.absent("project_name")
         ? `${nameProblem}. It was taken from the directory name; pass --name to choose one`
         : nameProblem,
       nameProblem,
     );
   }
+  return projectName;
+}
 
-  // Transports, with the PSTN and SIP directions folded in.
-  const pstnMode = checkedChoice(input, "daily_pstn_mode", CALL_DIRECTIONS, problem);
-  const sipMode = checkedChoice(input, "twilio_daily_sip_mode", CALL_DIRECTIONS, problem);
-  const transports: TransportId[] = [];
-  const directions = { hosted_pstn: new Set<string>(), carrier1_hosted_sip: new Set<string>() };
+/** The transports as the catalog's ids, and the PSTN and SIP directions they settle. */
+interface Transports {
+  readonly ids: TransportId[];
+  readonly pstnDirection: CallDirection | null;
+  readonly sipDirection: CallDirection | null;
+}
+
+/** The transports, with the PSTN and SIP directions folded in. */
+function resolvedTransports(run: Run): Transports {
+  const { input } = run;
+  const pstnMode = checkedChoice(input, "daily_pstn_mode", CALL_DIRECTIONS, run.problem);
+  const sipMode = checkedChoice(input, "twilio_daily_sip_mode", CALL_DIRECTIONS, run.problem);
   const given = (input.transports ?? []).map((value) => PIPECAT_NAMES.transport[value] ?? value);
+  const ids = transportIds(run, given, pstnMode, sipMode);
+  checkOneDirectionEach(run, ids);
+  checkWebsocketWithoutCarriers(run, ids);
+  return { ids, ...checkedDirections(run, given, ids, pstnMode, sipMode) };
+}
+
+/** Each transport given, once, as the catalog's id; reports unknown ones and missing directions. */
+function transportIds(
+  run: Run,
+  given: readonly string[],
+  pstnMode: CallDirection | undefined,
+  sipMode: CallDirection | undefined,
+): TransportId[] {
+  const ids: TransportId[] = [];
   if (given.length === 0) {
-    required("transports", `; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
+    run.required("transports", `; give one or more, ${oneOf(TRANSPORT_CHOICES)}`);
   }
   for (const value of given) {
     const resolved = resolveTransport(value, pstnMode, sipMode);
     if (resolved === "unknown") {
-      problem(
+      run.problem(
         "transports",
         `unknown transport ${quoted(String(value))}; ${transportHint(value)}${
           oneOf(TRANSPORT_CHOICES)
         }`,
       );
     } else if (resolved === "needs-pstn-mode") {
-      required("daily_pstn_mode", ` with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`);
+      run.required("daily_pstn_mode", ` with transport hosted_pstn; ${oneOf(CALL_DIRECTIONS)}`);
     } else if (resolved === "needs-sip-mode") {
-      required(
+      run.required(
         "twilio_daily_sip_mode",
         ` with transport carrier1_hosted_sip; ${oneOf(CALL_DIRECTIONS)}`,
       );
-    } else if (!transports.includes(resolved)) {
-      transports.push(resolved);
-      const transport = findTransport(resolved)!;
-      if (transport.direction && transport.choice in directions) {
-        directions[transport.choice as keyof typeof directions].add(transport.direction);
-      }
+    } else if (!ids.includes(resolved)) {
+      ids.push(resolved);
+    }
+  }
+  return ids;
+}
+
+/** Reports PSTN or SIP transports given in both directions: a project takes one. */
+function checkOneDirectionEach(run: Run, transports: readonly TransportId[]): void {
+  const directions = { hosted_pstn: new Set<string>(), carrier1_hosted_sip: new Set<string>() };
+  for (const id of transports) {
+    const transport = findTransport(id)!;
+    if (transport.direction && transport.choice in directions) {
+      directions[transport.choice as keyof typeof directions].add(transport.direction);
     }
   }
   for (const [choice, set] of Object.entries(directions)) {
     if (set.size > 1) {
-      problem("transports", `${choice} is either dial-in or dial-out in one project, not both`);
+      run.problem("transports", `${choice} is either dial-in or dial-out in one project, not both`);
     }
   }
-  // Pipecat's runner guards /ws-client and the carriers' /ws with one setting (--ws-auth), and
-  // the token a WebSocket client brings from /start is one a carrier's call never has.
+}
+
+/**
+ * Pipecat's runner guards /ws-client and the carriers' /ws with one setting (--ws-auth), and
+ * the token a WebSocket client brings from /start is one a carrier's call never has.
+ */
+function checkWebsocketWithoutCarriers(run: Run, transports: readonly TransportId[]): void {
   const carriers = transports.filter((id) => CARRIERS.has(findTransport(id)!.runner));
   if (transports.includes("websocket") && carriers.length > 0) {
-    problem(
+    run.problem(
       "transports",
       `websocket cannot share a bot with ${andList(carriers)}: Pipecat's runner would ask the ` +
         "carriers' calls for the one-time token that guards WebSocket clients, and carriers send " +
         "none; make the WebSocket bot and the phone bot two projects",
     );
   }
+}
+
+/** The directions the transports settle; reports one given without its transport, or against it. */
+function checkedDirections(
+  run: Run,
+  given: readonly string[],
+  transports: readonly TransportId[],
+  pstnMode: CallDirection | undefined,
+  sipMode: CallDirection | undefined,
+): Pick<Transports, "pstnDirection" | "sipDirection"> {
   const hasChoice = (choice: string) =>
     transports.some((id) => findTransport(id)!.choice === choice) ||
     given.includes(choice);
-  if (!absent("daily_pstn_mode") && !hasChoice("hosted_pstn")) {
-    problem("daily_pstn_mode", "only with transport hosted_pstn (add -t hosted_pstn)");
+  if (!run.absent("daily_pstn_mode") && !hasChoice("hosted_pstn")) {
+    run.problem("daily_pstn_mode", "only with transport hosted_pstn (add -t hosted_pstn)");
   }
-  if (!absent("twilio_daily_sip_mode") && !hasChoice("carrier1_hosted_sip")) {
-    problem(
+  if (!run.absent("twilio_daily_sip_mode") && !hasChoice("carrier1_hosted_sip")) {
+    run.problem(
       "twilio_daily_sip_mode",
       "only with transport carrier1_hosted_sip (add -t carrier1_hosted_sip)",
     );
@@ -281,26 +380,29 @@ export function resolveConfig(
   const pstnDirection = directionOf(transports, "hosted_pstn");
   const sipDirection = directionOf(transports, "carrier1_hosted_sip");
   if (pstnMode && pstnDirection && pstnMode !== pstnDirection) {
-    problem(
+    run.problem(
       "daily_pstn_mode",
       `"${pstnMode}" contradicts transport hosted_pstn_${compact(pstnDirection)}`,
     );
   }
   if (sipMode && sipDirection && sipMode !== sipDirection) {
-    problem(
+    run.problem(
       "twilio_daily_sip_mode",
       `"${sipMode}" contradicts transport carrier1_hosted_sip_${compact(sipDirection)}`,
     );
   }
+  return { pstnDirection, sipDirection };
+}
 
-  // Bot type: given, or inferred from the transports.
+/** The bot type: given, or inferred from the transports. */
+function resolvedBotType(run: Run, transports: readonly TransportId[]): BotType {
   const telephonyTransports = transports.filter((id) => findTransport(id)!.group === "telephony");
-  let botType = checkedChoice(input, "bot_type", BOT_TYPES, problem);
+  const botType = checkedChoice(run.input, "bot_type", BOT_TYPES, run.problem);
   if (botType === "web" && telephonyTransports.length > 0) {
     const cannot = `a web bot cannot use the telephony transport${plural(telephonyTransports)} ${
       telephonyTransports.join(", ")
     }`;
-    problem(
+    run.problem(
       "bot_type",
       `${cannot}; use --bot-type telephony, or leave it out to infer it`,
       `${cannot}; choose Telephony`,
@@ -310,90 +412,137 @@ export function resolveConfig(
     const phoneChoices = TRANSPORT_CHOICES.filter((choice) =>
       TRANSPORTS.some((t) => t.choice === choice && t.group === "telephony")
     );
-    problem(
+    run.problem(
       "bot_type",
       `a telephony bot needs a telephony transport; add one of: ${phoneChoices.join(", ")}`,
     );
   }
-  botType ??= telephonyTransports.length > 0 ? "telephony" : "web";
-  const web = botType === "web";
+  return botType ?? (telephonyTransports.length > 0 ? "telephony" : "web");
+}
 
-  // Mode and the services it needs. Without a valid mode, the services given tell which mode is
-  // meant, so what that mode still lacks is reported in the same run, not in the next one.
-  const cascadeGiven = CASCADE_KEYS.filter((key) => !absent(key));
-  const realtimeGiven = !absent("realtime_service");
-  const declared = checkedMode(input, cascadeGiven, realtimeGiven, problem, required);
-  const mode = declared ?? impliedMode(cascadeGiven, realtimeGiven);
-  const services = {
+/** The mode given when valid (`declared`), and the mode meant: that one, or the services'. */
+function resolvedMode(run: Run): { declared: Mode | undefined; mode: Mode | undefined } {
+  const cascadeGiven = cascadeKeysGiven(run);
+  const realtimeGiven = !run.absent("realtime_service");
+  const declared = checkedMode(run.input, cascadeGiven, realtimeGiven, run.problem, run.required);
+  return { declared, mode: declared ?? impliedMode(cascadeGiven, realtimeGiven) };
+}
+
+function cascadeKeysGiven(run: Run): CascadeKey[] {
+  return CASCADE_KEYS.filter((key) => !run.absent(key));
+}
+
+type ServiceKey = CascadeKey | "realtime_service" | "video_service";
+
+/** The services given, as the catalog's ids; undefined when not given or invalid. */
+type Services = { readonly [K in ServiceKey]: string | undefined };
+
+/** Each service given, checked against the catalog's services of its kind. */
+function checkedServices(run: Run): Services {
+  const { input, problem } = run;
+  return {
     stt_service: checkedService(input, "stt_service", "stt", problem),
     llm_service: checkedService(input, "llm_service", "llm", problem),
     tts_service: checkedService(input, "tts_service", "tts", problem),
     realtime_service: checkedService(input, "realtime_service", "realtime", problem),
     video_service: checkedService(input, "video_service", "video", problem),
   };
+}
+
+/** Reports the services the mode needs and were not given, and those of the other mode. */
+function checkServicesOfMode(run: Run, mode: Mode | undefined): void {
   if (mode === "cascade") {
     for (const key of CASCADE_KEYS) {
-      if (absent(key)) {
-        required(key, ` in cascade mode; ${oneOf(serviceIds(KIND[key]))}`);
+      if (run.absent(key)) {
+        run.required(key, ` in cascade mode; ${oneOf(serviceIds(KIND[key]))}`);
       }
     }
-    if (realtimeGiven) {
-      problem(
+    if (!run.absent("realtime_service")) {
+      run.problem(
         "realtime_service",
         "only in realtime mode; cascade mode uses --stt, --llm and --tts",
         "only in realtime mode",
       );
     }
   } else if (mode === "realtime") {
-    if (!realtimeGiven) {
-      required("realtime_service", ` in realtime mode; ${oneOf(serviceIds("realtime"))}`);
+    if (run.absent("realtime_service")) {
+      run.required("realtime_service", ` in realtime mode; ${oneOf(serviceIds("realtime"))}`);
     }
-    for (const key of cascadeGiven) {
-      problem(
+    for (const key of cascadeKeysGiven(run)) {
+      run.problem(
         key,
         "only in cascade mode; realtime mode uses --realtime alone",
         "only in cascade mode",
       );
     }
   }
+}
 
-  // Web-only options.
-  const webOnly = (key: ConfigKey, isSet: boolean) => {
-    if (!web && isSet) problem(key, "for web bots only; this is a telephony bot");
-  };
+/** Reports an option set that only web bots take, when the bot is a telephony one. */
+function checkWebOnly(run: Run, web: boolean, key: ConfigKey, isSet: boolean): void {
+  if (!web && isSet) run.problem(key, "for web bots only; this is a telephony bot");
+}
+
+/** Video is for web bots, and for a transport that carries it to a service that sees it. */
+function checkVideo(
+  run: Run,
+  web: boolean,
+  mode: Mode | undefined,
+  transports: readonly TransportId[],
+  services: Services,
+): void {
   // The video the input asks for: an avatar, the camera, the bot's own video.
   const videoKeys = (["video_service", "video_input", "video_output"] as const).filter((key) =>
-    key === "video_service" ? !absent(key) : input[key] === true
+    key === "video_service" ? !run.absent(key) : run.input[key] === true
   );
-  for (const key of videoKeys) webOnly(key, true);
-  // Pipecat's scaffolder takes the camera whatever the pipeline, and so does init; where no service
-  // of the pipeline handles its frames at Pipecat 1.7.0, it says so. A cascade context takes an
-  // image only through a function call that asks for one; some realtime classes drop the frames
-  // (no InputImageRawFrame handling).
+  for (const key of videoKeys) checkWebOnly(run, web, key, true);
+  if (!web) return;
+  warnUnseenCamera(run, mode, services.realtime_service);
+  checkVideoOverWebsocket(run, videoKeys, transports);
+}
+
+/**
+ * Pipecat's scaffolder takes the camera whatever the pipeline, and so does init; where no service
+ * of the pipeline handles its frames at Pipecat 1.7.0, it says so. A cascade context takes an
+ * image only through a function call that asks for one; some realtime classes drop the frames
+ * (no InputImageRawFrame handling).
+ */
+function warnUnseenCamera(
+  run: Run,
+  mode: Mode | undefined,
+  realtimeService: string | undefined,
+): void {
   const watchers = () => serviceIds("realtime").filter((id) => findService(id)!.camera);
-  if (web && mode === "cascade" && input.video_input === true) {
-    warning(
+  if (mode === "cascade" && run.input.video_input === true) {
+    run.warning(
       "video_input",
       `the camera's frames reach no service of a cascade pipeline in Pipecat 1.7.0, so the bot does not see them; generated as Pipecat's scaffolder does (the transport takes the camera). For a model that watches it: --mode realtime with one of: ${
         watchers().join(", ")
       }`,
     );
   }
-  const realtime = services.realtime_service && findService(services.realtime_service)!;
-  if (web && mode === "realtime" && input.video_input === true && realtime && !realtime.camera) {
-    warning(
+  const realtime = realtimeService && findService(realtimeService)!;
+  if (mode === "realtime" && run.input.video_input === true && realtime && !realtime.camera) {
+    run.warning(
       "video_input",
       `${realtime.id} drops the camera's frames in Pipecat 1.7.0, so its model never sees them; generated as Pipecat's scaffolder does (the transport takes the camera). Realtime services that take the camera: ${
         watchers().join(", ")
       }`,
     );
   }
-  // Pipecat's protobuf frames carry audio and text, not video: only Daily and SmallWebRTC do.
+}
+
+/** Pipecat's protobuf frames carry audio and text, not video: only Daily and SmallWebRTC do. */
+function checkVideoOverWebsocket(
+  run: Run,
+  videoKeys: readonly ConfigKey[],
+  transports: readonly TransportId[],
+): void {
   const videoCarriers = transports.filter((id) => VIDEO_TRANSPORTS.has(id));
-  if (web && videoKeys.length > 0 && transports.includes("websocket")) {
+  if (videoKeys.length > 0 && transports.includes("websocket")) {
     if (videoCarriers.length === 0) {
       for (const key of videoKeys) {
-        problem(
+        run.problem(
           key,
           "needs a transport that carries video (add -t lightweb or -t hosted): websocket sends " +
             "Pipecat's protobuf frames, which carry audio only",
@@ -401,84 +550,112 @@ export function resolveConfig(
         );
       }
     } else {
-      warning(
+      run.warning(
         videoKeys[0],
         `video goes over ${andList(videoCarriers)} only: a websocket client gets audio alone ` +
           "(Pipecat's protobuf frames carry no video)",
       );
     }
   }
-  const clientFramework = checkedChoice(
-    input,
+}
+
+/** The client's framework and server as given; undefined when not given or invalid. */
+interface Client {
+  readonly framework: ClientFramework | undefined;
+  readonly server: ClientServer | undefined;
+}
+
+/** The client: a framework for web bots only, a server for the UI library's only. */
+function resolvedClient(run: Run, web: boolean): Client {
+  const framework = checkedChoice(
+    run.input,
     "client_framework",
     CLIENT_FRAMEWORKS,
-    problem,
+    run.problem,
     PIPECAT_NAMES.client_framework,
   );
-  webOnly("client_framework", clientFramework !== undefined && clientFramework !== "none");
-  const clientServer = checkedChoice(
-    input,
+  checkWebOnly(run, web, "client_framework", framework !== undefined && framework !== "none");
+  const server = checkedChoice(
+    run.input,
     "client_server",
     CLIENT_SERVERS,
-    problem,
+    run.problem,
     PIPECAT_NAMES.client_server,
   );
   // The vanilla client runs on Vite, so naming Vite for it (as Pipecat's dry run does) is no error.
-  const vanillaOnVite = clientFramework === "vanilla" && clientServer === "devserver_a";
-  if (!absent("client_server") && clientFramework !== "uilib" && !vanillaOnVite) {
-    problem(
+  const vanillaOnVite = framework === "vanilla" && server === "devserver_a";
+  if (!run.absent("client_server") && framework !== "uilib" && !vanillaOnVite) {
+    run.problem(
       "client_server",
       `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`,
       "only with the UI library client",
     );
   }
-  if (services.video_service && input.video_output === false) {
-    problem(
+  return { framework, server };
+}
+
+/** Reports turning off the video of an avatar, which always sends it. */
+function checkAvatarVideo(run: Run, videoService: string | undefined): void {
+  if (videoService && run.input.video_output === false) {
+    run.problem(
       "video_output",
-      `--video ${services.video_service} renders video; drop --no-video-output`,
+      `--video ${videoService} renders video; drop --no-video-output`,
       "a video avatar always sends video",
     );
   }
+}
 
-  // Deployment.
-  const deployToCloud = input.deploy_to_cloud ?? true;
-  if (input.enable_denoise && !deployToCloud) {
-    problem(
+/** Whether to deploy to the cloud (yes unless told not to); denoising is for the cloud only. */
+function checkedDeployment(run: Run): boolean {
+  const deployToCloud = run.input.deploy_to_cloud ?? true;
+  if (run.input.enable_denoise && !deployToCloud) {
+    run.problem(
       "enable_denoise",
       "needs cloud deployment; drop --no-deploy-to-cloud",
       "needs the cloud deployment files too",
     );
   }
+  return deployToCloud;
+}
 
-  if (problems.length > 0 || !declared) return { config: undefined, problems, warnings };
+/** What the steps settled, once they found no problem. */
+interface Parts {
+  readonly projectName: string;
+  readonly botType: BotType;
+  readonly transports: Transports;
+  readonly mode: Mode;
+  readonly services: Services;
+  readonly client: Client;
+  readonly deployToCloud: boolean;
+}
 
-  const cascade = declared === "cascade";
+/** The config: the steps' results, defaults for the rest, null for what the bot does not use. */
+function assembledConfig(input: ScaffoldInput, parts: Parts): ScaffoldConfig {
+  const { services, client } = parts;
+  const web = parts.botType === "web";
+  const cascade = parts.mode === "cascade";
   return {
-    config: {
-      project_name: projectName,
-      bot_type: botType,
-      transports,
-      mode: declared,
-      stt_service: cascade ? services.stt_service ?? null : null,
-      llm_service: cascade ? services.llm_service ?? null : null,
-      tts_service: cascade ? services.tts_service ?? null : null,
-      realtime_service: cascade ? null : services.realtime_service ?? null,
-      video_service: web ? services.video_service ?? null : null,
-      client_framework: web ? clientFramework ?? "none" : null,
-      client_server: clientFramework === "uilib" ? clientServer ?? "devserver_a" : null,
-      daily_pstn_mode: pstnDirection,
-      twilio_daily_sip_mode: sipDirection,
-      recording: input.recording ?? false,
-      transcription: input.transcription ?? false,
-      video_input: web && (input.video_input ?? false),
-      video_output: web && (input.video_output ?? services.video_service !== undefined),
-      deploy_to_cloud: deployToCloud,
-      enable_denoise: input.enable_denoise ?? false,
-      enable_observability: input.enable_observability ?? false,
-      eval: input.eval ?? false,
-    },
-    problems: [],
-    warnings,
+    project_name: parts.projectName,
+    bot_type: parts.botType,
+    transports: parts.transports.ids,
+    mode: parts.mode,
+    stt_service: cascade ? services.stt_service ?? null : null,
+    llm_service: cascade ? services.llm_service ?? null : null,
+    tts_service: cascade ? services.tts_service ?? null : null,
+    realtime_service: cascade ? null : services.realtime_service ?? null,
+    video_service: web ? services.video_service ?? null : null,
+    client_framework: web ? client.framework ?? "none" : null,
+    client_server: client.framework === "uilib" ? client.server ?? "devserver_a" : null,
+    daily_pstn_mode: parts.transports.pstnDirection,
+    twilio_daily_sip_mode: parts.transports.sipDirection,
+    recording: input.recording ?? false,
+    transcription: input.transcription ?? false,
+    video_input: web && (input.video_input ?? false),
+    video_output: web && (input.video_output ?? services.video_service !== undefined),
+    deploy_to_cloud: parts.deployToCloud,
+    enable_denoise: input.enable_denoise ?? false,
+    enable_observability: input.enable_observability ?? false,
+    eval: input.eval ?? false,
   };
 }
 
