@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { KEY_WORDS, valueWords } from "../init/answer_words.ts";
 import { type ConfigKey, resolveConfig, type ScaffoldInput } from "../init/config.ts";
-import { answersOf, summaryLines } from "./init_wizard.ts";
+import { answersOf } from "./wizard/answers.ts";
+import { summaryLines } from "./wizard/summary.ts";
 
 const CONFIGS: ScaffoldInput[] = [
   {

@@ -84,11 +84,13 @@ export async function runInit(ctx: InitCommandLine): Promise<void> {
 async function runInteractive(dir: string | undefined, overwriteGuide: boolean) {
   const [
     { backPrompter: prompt, loadedSpinner, orCancelled, drawInFrame },
-    wizard,
+    { runWizard },
+    { commandLine },
     { initProject, refusePresetTypo },
   ] = await Promise.all([
     import("./prompt.ts"),
-    import("./init_wizard.ts"),
+    import("./wizard/run.ts"),
+    import("./wizard/answers.ts"),
     import("../init/mod.ts"),
   ]);
   const cwd = Deno.cwd();
@@ -96,7 +98,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   refusePresetTypo(cwd, dir);
   await prompt.intro(`voicebot ${VERSION}: a new bot project`);
   // A scaffold's answers come confirmed: the wizard shows the summary and asks.
-  const answers = await wizard.runWizard(prompt, cwd, { dir, overwriteGuide });
+  const answers = await runWizard(prompt, cwd, { dir, overwriteGuide });
   // Loaded before it starts, so that its "Done." comes before the report, not after it.
   const spinner = await loadedSpinner();
   spinner.start("Writing the project");
@@ -140,7 +142,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
       ? "To make the same project again without questions:"
       : "To write the same guides again without questions:",
   );
-  printCommand(wizard.commandLine(answers));
+  printCommand(commandLine(answers));
 }
 
 function report(result: InitResult, { nextSteps: withNextSteps = true } = {}) {

@@ -124,7 +124,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
     words,
   ] = await Promise.all([
     import("./prompt.ts"),
-    import("./init_wizard.ts"),
+    import("./wizard/update.ts"),
     import("../init/update.ts"),
     import("../init/answer_words.ts"),
   ]);

@@ -484,7 +484,8 @@ export function cannotRead(error: unknown, root: string): unknown {
     : refused(error, `cannot read ${root}`, { at: seen, check: seen });
 }
 
-function canSee(path: string): boolean {
+/** Whether anything is at `path`, a dangling link included. */
+export function canSee(path: string): boolean {
   try {
     Deno.lstatSync(path);
     return true;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { resolveConfig, type ScaffoldInput } from "../init/config.ts";
-import { QUICKSTART } from "../init/mod.ts";
-import { answersOf } from "./init_wizard.ts";
+import { resolveConfig, type ScaffoldInput } from "../../init/config.ts";
+import { QUICKSTART } from "../../init/mod.ts";
+import { answersOf } from "./answers.ts";
 
 const configOf = (input: ScaffoldInput) => {
   const { config, problems } = resolveConfig(input, "bot");
