@@ -588,7 +588,7 @@ function resolvedClient(run: Run, web: boolean): Client {
     run.problem(
       "client_server",
       `only with --client-framework uilib; ${oneOf(CLIENT_SERVERS)}`,
-      "only with the UI library client",
+      "only with the React client with Pipecat's voice UI kit",
     );
   }
   return { framework, server };
