@@ -280,3 +280,22 @@ Deno.test("a negative number is the option's value, refused by the option's own 
   }
   assert.deepEqual([...Deno.readDirSync(dir.path)], [], "no database was made");
 });
+
+Deno.test("--wait-timeout without --wait would be ignored: refused by name, before anything is sent", async () => {
+  await using dir = await tempDir();
+  for (
+    const args of [
+      ["set", "my-set", "A=1", "--wait-timeout", "30"],
+      ["rollback", "my-set", "1", "--wait-timeout", "30"],
+      ["image-pull-secret", "pull", "ghcr.io", "--wait-timeout", "30"],
+    ]
+  ) {
+    // No server listens: a request sent would fail otherwise than with exit 2.
+    const run = await voicebot(["cloud", "secrets", ...args], {
+      cwd: dir.path,
+      env: { VOICEBOT_API_URL: "http://127.0.0.1:9/", VOICEBOT_API_KEY: "vb_test" },
+    });
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, /^error: --wait-timeout: only with --wait/m);
+  }
+});

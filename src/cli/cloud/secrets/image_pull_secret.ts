@@ -9,7 +9,7 @@ import { printJson, printNote, printSuccess } from "../../output.ts";
 import { isInteractive, password } from "../../prompt.ts";
 import { connectionArgs, connectionEnv } from "../connect.ts";
 import { connectApi } from "./api.ts";
-import { checkWaitTimeout, readStdin, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitArgs, readStdin, waitArgs, waitWithSpinner } from "./io.ts";
 import { summaryOf } from "./set.ts";
 
 export default define({
@@ -73,7 +73,7 @@ export default define({
       });
     }
     if (extra.length) throw new UsageError("too many arguments: NAME HOST [credentials].");
-    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
+    checkWaitArgs(values, ctx.explicit);
     const { checkImagePullSecretInput, encodeCredentials, writeImagePullSecret } = await import(
       "../../../secrets/image_pull_secret.ts"
     );

@@ -152,6 +152,20 @@ export function checkWaitTimeout(seconds: number): number {
 }
 
 /**
+ * `--wait` and `--wait-timeout`, checked before anything is sent: a timeout given without
+ * `--wait` would be ignored, so it is refused by name.
+ */
+export function checkWaitArgs(
+  values: { wait?: boolean; "wait-timeout": number },
+  explicit: { "wait-timeout"?: boolean } | undefined,
+) {
+  if (values.wait) checkWaitTimeout(values["wait-timeout"]);
+  else if (explicit?.["wait-timeout"]) {
+    throw new UsageError("--wait-timeout: only with --wait, whose wait it bounds.");
+  }
+}
+
+/**
  * `--wait`: polls until ready or failed, with a spinner on a terminal. `written` says what the
  * write did (it has been made): Ctrl-C or Escape at the spinner stops the wait, not the write, and
  * the CancelledError (exit 130) says so, and how to check the status later.

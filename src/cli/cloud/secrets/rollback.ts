@@ -11,7 +11,7 @@ import { isInteractive } from "../../prompt.ts";
 import { connect, connectionArgs, connectionEnv } from "../connect.ts";
 import { secretsApi } from "./api.ts";
 import { checkSetName, confirmArgs, confirmOrCancel, notFoundHint } from "./common.ts";
-import { checkWaitTimeout, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitArgs, waitArgs, waitWithSpinner } from "./io.ts";
 import { keyLines, summaryOf } from "./set.ts";
 
 export default define({
@@ -51,7 +51,7 @@ export default define({
         hint: `see the versions with \`voicebot cloud secrets history ${values.name}\`.`,
       });
     }
-    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
+    checkWaitArgs(values, ctx.explicit);
     const { name } = values;
     const { client, where } = await connect(values);
     const { planRollback, changes } = await import("../../../secrets/versions.ts");

@@ -11,7 +11,7 @@ import type { SecretSetSummary } from "../../../secrets/responses.ts";
 import { connectionArgs, connectionEnv } from "../connect.ts";
 import { connectApi } from "./api.ts";
 import { confirmArgs, confirmOrCancel } from "./common.ts";
-import { checkWaitTimeout, fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
+import { checkWaitArgs, fileArg, readSecretsInput, waitArgs, waitWithSpinner } from "./io.ts";
 
 export default define({
   name: "set",
@@ -65,7 +65,7 @@ export default define({
   },
   run: async (ctx) => {
     const values = ctx.values;
-    if (values.wait) checkWaitTimeout(values["wait-timeout"]);
+    checkWaitArgs(values, ctx.explicit);
     const { name, secrets } = await readSecretsInput(
       ctx.positionals.slice(ctx.commandPath.length),
       values.file,
