@@ -5,10 +5,12 @@
 # outside the range the client's package.json declares, runs `npm install` and `npm run build` in
 # each from the npm registry (with a start token in the client's .env, made from its .env.example,
 # and checks that the built files for the browser do not hold it, and do hold each transport's
-# package), then serves each build with the bot's URL in that .env and checks that its server
-# forwards the client's session requests, and the WebSocket client's socket, to the bot runner (a
-# stand-in that records what reaches it): once without BOT_START_TOKEN, when no Authorization
-# header may reach the runner, and once with it, when `Authorization: Bearer <token>` must, exactly.
+# package), then serves each build, and runs each dev server, with the bot's URL in that .env and
+# checks that it forwards the client's session requests, and the WebSocket client's socket, to the
+# bot runner (a stand-in that records what reaches it and refuses as Pipecat's runner does): once
+# without BOT_START_TOKEN, when no Authorization header may reach the runner (and a runner that
+# wants a start token refuses /start), and once with it, when `Authorization: Bearer <token>` must
+# reach /start, exactly, and nothing else (the socket's one-time token would give way to it).
 # Then it takes the Node ranges the installed packages declare (scripts/client_engines.ts) and
 # compares them with tests/data/client_engines.json, which the test suite holds the clients'
 # `engines` to. Not run by CI: it needs the registry and takes minutes.
@@ -45,21 +47,32 @@ free_port() {
 # The bot runner's stand-in: logs "METHOD path auth=<Authorization header, or ->" per request and
 # answers /start as the runner does: for a WebSocket session, the socket's URL as the image's
 # runner names it (its listening address, which no browser reaches) and a one-time token; for
-# SmallWebRTC, a session id. It takes a WebSocket on /ws-client (logged "WEBSOCKET path") and
-# ends it, so that no forwarded socket keeps the client's server from stopping.
+# SmallWebRTC, a session id. With a start token in $runner_token_file (the bot's BOT_START_TOKEN),
+# /start without it is refused (401), as the bot refuses it. It takes a WebSocket on /ws-client
+# (logged "WEBSOCKET path auth=...") as Pipecat's runner does: the token is an Authorization
+# bearer's if one is sent, else ?token='s, and any but the one-time token is refused (403). It ends
+# the socket, so that no forwarded socket keeps the client's server from stopping.
 runner_port=$(free_port)
 runner_log="$work/runner.log"
+runner_token_file="$work/runner-token"
 : >"$runner_log"
+: >"$runner_token_file"
 node -e '
-  const [port, log] = process.argv.slice(1);
+  const [port, log, tokenFile] = process.argv.slice(1);
+  const fs = require("fs");
   const server = require("http").createServer((req, res) => {
     const auth = req.headers.authorization ?? "-";
-    require("fs").appendFileSync(log, `${req.method} ${req.url} auth=${auth}\n`);
+    fs.appendFileSync(log, `${req.method} ${req.url} auth=${auth}\n`);
     let body = "";
     req.on("data", (chunk) => body += chunk);
     req.on("end", () => {
       res.setHeader("content-type", "application/json");
       if (req.url !== "/start") return res.end("{}");
+      const startToken = fs.readFileSync(tokenFile, "utf8").trim();
+      if (startToken && auth !== `Bearer ${startToken}`) {
+        res.statusCode = 401;
+        return res.end("{\"detail\":\"no valid start token\"}");
+      }
       const websocket = body.includes("\"websocket\"");
       res.end(JSON.stringify(websocket
         ? { wsUrl: "wss://0.0.0.0:7860/ws-client", sessionId: "check", token: "check-ws-token" }
@@ -67,16 +80,20 @@ node -e '
     });
   });
   server.on("upgrade", (req, socket) => {
-    require("fs").appendFileSync(log, `WEBSOCKET ${req.url}\n`);
+    const auth = req.headers.authorization ?? "-";
+    fs.appendFileSync(log, `WEBSOCKET ${req.url} auth=${auth}\n`);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "");
+    const sent = bearer ? bearer[1] : new URL(req.url, "http://x").searchParams.get("token");
+    socket.on("error", () => {});
+    if (sent !== "check-ws-token") return socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
     const key = req.headers["sec-websocket-key"] ?? "";
     const accept = require("crypto").createHash("sha1")
       .update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
-    socket.on("error", () => {});
     socket.end("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n" +
       `Connection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
   });
   server.listen(Number(port), "127.0.0.1");
-' "$runner_port" "$runner_log" &
+' "$runner_port" "$runner_log" "$runner_token_file" &
 pids+=($!)
 # Each client reads the runner's address from its .env: Next.js when it builds, Vite when its
 # server starts. Not from the environment, which would win over the file.
@@ -126,8 +143,11 @@ ws_handshake() {
   ' "$1"
 }
 
-# The client's built server forwards /api/start, SmallWebRTC's offer path and the WebSocket
-# client's socket to the runner, with the Authorization header expected ("-": none).
+# The client's server (`serve`: its dev server, or its build's) forwards /api/start,
+# SmallWebRTC's offer path and the WebSocket client's socket to the runner. With the start token
+# (`auth` "Bearer <token>"), the runner wants it: /start alone carries it, and the socket, which
+# carries the one-time token, opens. Without it (`auth` "-"), no Authorization header reaches the
+# runner; then a runner that wants a start token refuses /start.
 check_forwarding() {
   local client=$1 serve=$2 auth=$3 port
   port=$(free_port)
@@ -135,27 +155,39 @@ check_forwarding() {
   local pid=$!
   pids+=("$pid")
   wait_for "http://127.0.0.1:$port/" || { echo "its server did not start"; return 1; }
+  if [ "$auth" = "-" ]; then : >"$runner_token_file"; else echo "$token" >"$runner_token_file"; fi
   : >"$runner_log"
+  local ok=0
   curl -sf -X POST "http://127.0.0.1:$port/api/start" -H "content-type: application/json" \
-    -d '{"transport":"webrtc"}'
+    -d '{"transport":"webrtc"}' || { echo "POST /api/start failed"; ok=1; }
   curl -sf -X POST "http://127.0.0.1:$port/api/sessions/check/api/offer" \
     -H "content-type: application/json" -d '{"sdp":"","type":"offer"}'
   curl -sf -X PATCH "http://127.0.0.1:$port/api/sessions/check/api/offer" \
     -H "content-type: application/json" -d '{"pc_id":"check","candidates":[]}'
-  ws_handshake "http://127.0.0.1:$port/api/ws-client?token=check-ws-token" || {
-    kill "$pid"
-    return 1
-  }
+  ws_handshake "http://127.0.0.1:$port/api/ws-client?token=check-ws-token" || ok=1
+  local refused=0
+  if [ "$auth" = "-" ]; then
+    # The bot with a start token, this client without: /start is refused.
+    echo "$token" >"$runner_token_file"
+    refused=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/start" \
+      -H "content-type: application/json" -d '{"transport":"webrtc"}')
+    : >"$runner_token_file"
+  fi
   kill "$pid"
   wait "$pid" 2>/dev/null
   echo
   cat "$runner_log"
+  [ "$ok" -eq 0 ] || return 1
+  grep -qxF "POST /start auth=$auth" "$runner_log" || { echo "expected: POST /start auth=$auth"; return 1; }
   local route
-  for route in "POST /start" "POST /sessions/check/api/offer" "PATCH /sessions/check/api/offer"; do
-    grep -qxF "$route auth=$auth" "$runner_log" || { echo "expected: $route auth=$auth"; return 1; }
+  for route in "POST /sessions/check/api/offer" "PATCH /sessions/check/api/offer" \
+    "WEBSOCKET /ws-client?token=check-ws-token"; do
+    grep -qxF "$route auth=-" "$runner_log" || { echo "expected: $route auth=-"; return 1; }
   done
-  grep -qxF "WEBSOCKET /ws-client?token=check-ws-token" "$runner_log" ||
-    { echo "expected: WEBSOCKET /ws-client?token=check-ws-token"; return 1; }
+  if [ "$auth" = "-" ] && [ "$refused" != 401 ]; then
+    echo "expected: /api/start without the start token refused (401), not $refused"
+    return 1
+  fi
 }
 
 # The built files for the browser hold each JS transport of the bot, found by a message of its
@@ -209,8 +241,8 @@ node_in_range() {
 }
 
 check_client() {
-  local name=$1 facts=$2 serve=$3 built=$4
-  shift 4
+  local name=$1 facts=$2 serve=$3 dev=$4 built=$5
+  shift 5
   local dir="$work/$name" start=$SECONDS
   echo "$name: voicebot init $*"
   mkdir -p "$dir"
@@ -229,13 +261,18 @@ check_client() {
       transports_in_build "$dir/bot/client/$built" &&
     step "client/.env from .env.example, without BOT_START_TOKEN" "$work/$name-env.log" \
       env_from_example "$dir/bot/client" &&
-    step "forwards /api/* to the runner, no Authorization" "$work/$name-serve.log" \
+    step "its build forwards /api/* to the runner, no Authorization" "$work/$name-serve.log" \
       check_forwarding "$dir/bot/client" "$serve" "-" &&
+    step "its dev server forwards /api/* to the runner, no Authorization" \
+      "$work/$name-dev.log" check_forwarding "$dir/bot/client" "$dev" "-" &&
     step "client/.env with BOT_START_TOKEN" "$work/$name-env-token.log" \
       env_from_example "$dir/bot/client" "$token" &&
-    step "forwards /api/* to the runner with Authorization: Bearer <token>" \
+    step "its build forwards /api/*, the start token to /start alone" \
       "$work/$name-serve-token.log" \
-      check_forwarding "$dir/bot/client" "$serve" "Bearer $token"; then
+      check_forwarding "$dir/bot/client" "$serve" "Bearer $token" &&
+    step "its dev server forwards /api/*, the start token to /start alone" \
+      "$work/$name-dev-token.log" \
+      check_forwarding "$dir/bot/client" "$dev" "Bearer $token"; then
     summary+=("ok: $name ($((SECONDS - start)) s)")
   else
     failed=$((failed + 1))
@@ -243,9 +280,11 @@ check_client() {
   fi
 }
 
-# Serve a built client on a port; `exec` leaves one process to stop.
+# Serve a built client, or run its dev server, on a port; `exec` leaves one process to stop.
 vite_preview() { exec node_modules/.bin/vite preview --host 127.0.0.1 --strictPort --port "$1"; }
+vite_dev() { exec node_modules/.bin/vite --host 127.0.0.1 --strictPort --port "$1"; }
 next_start() { exec node_modules/.bin/next start --hostname 127.0.0.1 --port "$1"; }
+next_dev() { exec node_modules/.bin/next dev --hostname 127.0.0.1 --port "$1"; }
 
 # The Node ranges the installed packages declare, against the committed facts.
 check_facts() {
@@ -275,10 +314,11 @@ echo "node $(node --version), npm $(npm --version); bot runner stand-in on $bot_
 cascade=(-m cascade --stt deepgram_stt --llm openai_llm --tts cartesia_tts)
 # The user's camera is for a realtime model that takes video.
 realtime=(-m realtime --realtime gemini_live_realtime)
-check_client vanilla-vite vanilla vite_preview dist --client-framework vanilla "${cascade[@]}"
-check_client uilib-vite uilib-vite vite_preview dist --client-framework uilib \
+check_client vanilla-vite vanilla vite_preview vite_dev dist --client-framework vanilla \
+  "${cascade[@]}"
+check_client uilib-vite uilib-vite vite_preview vite_dev dist --client-framework uilib \
   --client-server devserver_a --video-output --video-input "${realtime[@]}"
-check_client uilib-next uilib-next next_start .next/static --client-framework uilib \
+check_client uilib-next uilib-next next_start next_dev .next/static --client-framework uilib \
   --client-server devserver_b "${cascade[@]}"
 echo
 check_facts || failed=$((failed + 1))

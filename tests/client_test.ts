@@ -241,7 +241,8 @@ for (const client of CLIENTS) {
         kind === "vanilla" ? "client/vite.config.js" : "client/vite.config.ts",
       );
       assert.ok(vite.includes(`env.BOT_URL || "${BOT_URL}"`));
-      assert.match(vite, /"\/api": \{\s+target: botUrl,/);
+      assert.match(vite, /const toBot(?:: ProxyOptions)? = \{\s+target: botUrl,/);
+      assert.match(vite, /"\/api": \{\n\s+\.\.\.toBot,/);
       assert.ok(vite.includes('rewrite: (path) => path.replace(/^\\/api/, "")'));
       assert.match(vite, /server: \{ proxy \}/);
       assert.match(vite, /preview: \{ proxy \}/);
@@ -389,9 +390,11 @@ for (const client of CLIENTS) {
       : "client/vite.config.ts";
     const server = read(files, path);
     if (kind === "devserver_b") {
-      // Runs on the server for /api/* only, before next.config.ts's rewrite forwards it.
+      // Runs on the server for /api/start only, before next.config.ts's rewrite forwards it:
+      // never on the WebSocket's upgrade, whose one-time token the runner reads after an
+      // Authorization header.
       assert.match(server, /^export function proxy\(request: NextRequest\)/m);
-      assert.match(server, /export const config = \{ matcher: "\/api\/:path\*" \};/);
+      assert.match(server, /export const config = \{ matcher: "\/api\/start" \};/);
       assert.match(server, /const token = process\.env\.BOT_START_TOKEN;/);
       assert.match(server, /if \(!token\) return NextResponse\.next\(\);/);
       assert.match(server, /headers\.set\("authorization", `Bearer \$\{token\}`\);/);
@@ -401,11 +404,13 @@ for (const client of CLIENTS) {
     } else {
       assert.match(server, /const env = loadEnv\(mode, "\.", "BOT_"\);/);
       assert.match(server, /const token = env\.BOT_START_TOKEN;/);
-      // The /api proxy entry, which both `server` and `preview` use, carries the header.
+      // The /api/start entry, first, which both `server` and `preview` use, carries the header;
+      // the /api entry after it (the session's routes, the WebSocket's socket) none.
       assert.match(
         server,
-        /"\/api": \{[^}]*headers: token \? \{ authorization: `Bearer \$\{token\}` \} : \{\},\s+\},/,
+        /"\/api\/start": \{ \.\.\.toBot, headers: token \? \{ authorization: `Bearer \$\{token\}` \} : \{\} \},\n\s+"\/api": \{\n\s+\.\.\.toBot,\n/,
       );
+      assert.equal(server.match(/headers/g)?.length, 1);
       assert.doesNotMatch(server, /envPrefix|define:/, "nothing widens what reaches the browser");
     }
     // No client file reads it under a name the bundler hands to the browser, nor elsewhere.
@@ -427,7 +432,7 @@ for (const client of CLIENTS) {
     );
     assert.match(
       readme,
-      /the client's server sends it with what it forwards, never to the\s+browser/,
+      /the client's server sends it to `\/start` alone \(the session's other routes[^)]*need\s+none\), never to the browser/,
     );
   });
 
