@@ -15,7 +15,7 @@ a carrier (a websocket client speaking Twilio's media-stream protocol), and runs
 - browser /start: `bot.py -t webrtc` starts a session on POST /start;
 - websocket session: `bot.py -t websocket` refuses a socket on /ws-client without the token that
   POST /start gives, and with it plays the greeting back as Pipecat's protobuf audio frames; the
-  token opens one socket only;
+  token opens one socket only, and the bot's log names the socket with the token hidden;
 - eval: `bot.py -t eval` and Pipecat's `pipecat eval run` on a text scenario that expects the
   fake model's greeting (the bot's own scenarios need a judge model);
 - production: server/Dockerfile's CMD, on 127.0.0.1 and a free port, serves the carrier webhook
@@ -657,6 +657,15 @@ class Runtime:
                        f"fake vendor hits {used}" + ("" if ok else f"; bot: {tail(log)}"))
         except RuntimeError as error:
             report("FAILED", "websocket session", str(error))
+            return
+        # The bot's log, whole now that it has stopped: uvicorn's lines name the socket's path, the
+        # one-time token hidden.
+        text = log.read_text(errors="replace")
+        hidden = [line for line in text.splitlines() if "/ws-client?token=<hidden>" in line]
+        leaked = answer["token"] in text
+        report("FAILED" if leaked or not hidden else "RAN", "websocket session: no token in the bot's log",
+               f"{len(hidden)} lines name /ws-client?token=<hidden>"
+               + ("; the one-time token is in the log" if leaked else ""))
 
     def refusal(self, server: Path):
         """A phone-only bot given a browser session: a clear refusal, not an AttributeError."""
