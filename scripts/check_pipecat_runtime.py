@@ -15,7 +15,8 @@ a carrier (a websocket client speaking Twilio's media-stream protocol), and runs
 - browser /start: `bot.py -t webrtc` starts a session on POST /start;
 - websocket session: `bot.py -t websocket` refuses a socket on /ws-client without the token that
   POST /start gives, and with it plays the greeting back as Pipecat's protobuf audio frames; the
-  token opens one socket only, and the bot's log names the socket with the token hidden;
+  token opens one socket only, and the bot's log names the socket with the token hidden; the
+  same for a bot with several transports (SmallWebRTC and WebSocket) served at once;
 - eval: `bot.py -t eval` and Pipecat's `pipecat eval run` on a text scenario that expects the
   fake model's greeting (the bot's own scenarios need a judge model);
 - production: server/Dockerfile's CMD, on 127.0.0.1 and a free port, serves the carrier webhook
@@ -263,6 +264,8 @@ BOTS = {
     "phone": ["-t", "carrier1", "--deploy-to-cloud"],
     "web": ["-t", "lightweb", "--deploy-to-cloud", "--eval", "--client-framework", "none"],
     "websocket": ["-t", "websocket", "--deploy-to-cloud", "--client-framework", "none"],
+    # Several transports in one bot, served at once as `uv run bot.py` serves them.
+    "several": ["-t", "lightweb", "-t", "websocket", "--no-deploy-to-cloud", "--client-framework", "none"],
 }
 CASCADE = ["-m", "cascade", "--stt", "openai_stt", "--llm", "openai_llm", "--tts", "openai_tts"]
 
@@ -621,29 +624,32 @@ class Runtime:
         except RuntimeError as error:
             report("FAILED", "phone call", str(error))
 
-    def websocket_session(self, server: Path):
+    def websocket_session(self, server: Path, every_transport: bool = False):
         """`bot.py -t websocket`: /start gives a one-time token, and only a socket that brings it
-        gets a session, which hears the bot's greeting as Pipecat's protobuf audio frames."""
+        gets a session, which hears the bot's greeting as Pipecat's protobuf audio frames. With
+        `every_transport`, `bot.py` alone, serving each of the bot's transports at once."""
+        scenario = "websocket session" + (", every transport served" if every_transport else "")
         if not self.smart_turn.exists():
-            report("COULD NOT RUN", "websocket session", "no smart-turn model, which a cascade bot loads")
+            report("COULD NOT RUN", scenario, "no smart-turn model, which a cascade bot loads")
             return
         port = free_port()
-        command = [self.python, "bot.py", "-t", "websocket", "--host", "127.0.0.1", "--port", str(port)]
+        only = [] if every_transport else ["-t", "websocket"]
+        command = [self.python, "bot.py", *only, "--host", "127.0.0.1", "--port", str(port)]
         env = self.bot_env()
         env.pop("PIPECAT_WEBSOCKET_AUTH", None)
-        log = self.logs / "websocket_session.log"
+        log = self.logs / f"{scenario.replace(' ', '_').replace(',', '')}.log"
         try:
             with server_process(command, server, env, port, log):
                 status, body = send("POST", f"http://127.0.0.1:{port}/start", {"transport": "websocket"})
                 answer = json.loads(body) if status == 200 else {}
                 if not answer.get("token") or not str(answer.get("wsUrl", "")).endswith("/ws-client"):
-                    report("FAILED", "websocket session: /start", f"{status} {body[:200]}")
+                    report("FAILED", f"{scenario}: /start", f"{status} {body[:200]}")
                     return
                 before = dict(self.fake.hits)
                 result = run([self.python, "-c", WEBSOCKET_SESSION, f"ws://127.0.0.1:{port}",
                               answer["token"], "30"], env=self.env, timeout=90)
                 if result.returncode != 0:
-                    report("FAILED", "websocket session", last_error(result.stderr) + " / bot: " + tail(log))
+                    report("FAILED", scenario, last_error(result.stderr) + " / bot: " + tail(log))
                     return
                 seen = json.loads(result.stdout.strip().splitlines()[-1])
                 used = {k: v - before.get(k, 0) for k, v in self.fake.hits.items() if v > before.get(k, 0)}
@@ -651,19 +657,19 @@ class Runtime:
                 # accepted: a refused handshake.
                 refused = ("close 4003", "http 403")
                 ok = seen["audio"] > 0 and seen["without_token"] in refused and seen["token_again"] in refused
-                report("RAN" if ok else "FAILED", "websocket session",
+                report("RAN" if ok else "FAILED", scenario,
                        f"{seen['audio']} audio frames back; without a token: closed "
                        f"{seen['without_token']}; the token again: closed {seen['token_again']}; "
                        f"fake vendor hits {used}" + ("" if ok else f"; bot: {tail(log)}"))
         except RuntimeError as error:
-            report("FAILED", "websocket session", str(error))
+            report("FAILED", scenario, str(error))
             return
         # The bot's log, whole now that it has stopped: uvicorn's lines name the socket's path, the
         # one-time token hidden.
         text = log.read_text(errors="replace")
         hidden = [line for line in text.splitlines() if "/ws-client?token=<hidden>" in line]
         leaked = answer["token"] in text
-        report("FAILED" if leaked or not hidden else "RAN", "websocket session: no token in the bot's log",
+        report("FAILED" if leaked or not hidden else "RAN", f"{scenario}: no token in the bot's log",
                f"{len(hidden)} lines name /ws-client?token=<hidden>"
                + ("; the one-time token is in the log" if leaked else ""))
 
@@ -914,12 +920,18 @@ def main():
                 "phone": [("phone call", runtime.phone_call), ("refusal", runtime.refusal)],
                 "web": [("browser /start", runtime.browser_start), ("pipecat eval run", runtime.eval)],
                 "websocket": [("websocket session", runtime.websocket_session)],
+                "several": [
+                    ("websocket session, every transport served",
+                     lambda s: runtime.websocket_session(s, every_transport=True)),
+                ],
             }
             for name, scenarios in scenarios_of.items():
                 server = bots.get(name)
                 ok = bool(server) and runtime.imports(name, server)
                 production = (f"production {name}", lambda s, name=name: runtime.production(name, s))
-                for label, scenario in [*scenarios, production]:
+                # A bot without the cloud deployment files has no image to start.
+                deployed = not server or (server / "Dockerfile").exists()
+                for label, scenario in [*scenarios, *([production] if deployed else [])]:
                     if ok:
                         scenario(server)
                     else:

@@ -200,6 +200,19 @@ export const GROUPS = {
       "build pcc (daily-co/pipecat-cloud 0.6.0) from its source into a virtualenv, then " +
       `VOICEBOT_TEST_PCC=/path/to/venv/bin/pcc ${deno} test -A --frozen tests/platform_cli_test.ts`,
   },
+  "pipecat-runtime": {
+    tests: "generated bots under Pipecat's real runner (tests/pipecat_runtime_test.ts)",
+    missing: () =>
+      env("VOICEBOT_TEST_PIPECAT_PYTHON") && env("VOICEBOT_TEST_PIPECAT_GIT")
+        ? undefined
+        : "VOICEBOT_TEST_PIPECAT_PYTHON and VOICEBOT_TEST_PIPECAT_GIT are not set",
+    howTo: (deno) =>
+      "make a Python environment that runs Pipecat v1.7.0 and a git directory of Pipecat " +
+      "(scripts/check_pipecat_runtime.sh says what it needs), then " +
+      "VOICEBOT_TEST_PIPECAT_PYTHON=/path/to/venv/bin/python " +
+      `VOICEBOT_TEST_PIPECAT_GIT=/path/to/pipecat.git ${deno} test -A --frozen ` +
+      "tests/pipecat_runtime_test.ts",
+  },
   "release-install": {
     tests: "the README's release-binary install (tests/readme_test.ts)",
     missing: () => programs("curl", "sha256sum"),

@@ -72,6 +72,8 @@ const VARIABLES = {
   VOICEBOT_TEST_BUNDLE: "/nowhere/voicebot.js",
   VOICEBOT_TEST_NPM_TARBALL: "/nowhere/voicebot-cli.tgz",
   VOICEBOT_TEST_PCC: "/nowhere/pcc",
+  VOICEBOT_TEST_PIPECAT_PYTHON: "/nowhere/python",
+  VOICEBOT_TEST_PIPECAT_GIT: "/nowhere/pipecat.git",
 };
 const PROGRAMS = ["bash", "zsh", "fish", "tmux", "python3", "curl", "sha256sum", "setpriv"];
 
