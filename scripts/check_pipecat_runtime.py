@@ -322,13 +322,13 @@ def tail(log: Path, lines: int = 1) -> str:
     return " | ".join((errors or text)[-lines:]) or "no output"
 
 
-def send(method: str, url: str, body: dict | None = None, headers: dict | None = None):
+def send(method: str, url: str, body: dict | None = None, headers: dict | None = None, timeout: float = 20):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     if data is not None:
         request.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(request, timeout=20) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, response.read().decode(errors="replace")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode(errors="replace")
@@ -673,6 +673,70 @@ class Runtime:
                f"{len(hidden)} lines name /ws-client?token=<hidden>"
                + ("; the one-time token is in the log" if leaked else ""))
 
+    def client_in_front(self, name: str, project: Path):
+        """The web client's own dev server (`vite`, `next dev`) between a browser and the real bot,
+        both with BOT_START_TOKEN: /api/start reaches the bot with the token, and a WebSocket session
+        through /api/ws-client hears the greeting (the start token is not sent on the socket's
+        upgrade, where the runner would take it for the one-time token). With the client's token
+        left out, the bot refuses /api/start."""
+        scenario = f"{name} dev server in front of the bot"
+        client, server = project / "client", project / "server"
+        if not (client / "node_modules").is_dir():
+            report("COULD NOT RUN", scenario, "the client is not installed (npm install needs the registry, "
+                   "before the network closes: check_pipecat_runtime.sh does it where npm is on PATH)")
+            return
+        if not self.smart_turn.exists():
+            report("COULD NOT RUN", scenario, "no smart-turn model, which a cascade bot loads")
+            return
+        bot_port, dev_port = free_port(), free_port()
+        bot = [self.python, "bot.py", "--host", "127.0.0.1", "--port", str(bot_port)]
+        env = {**self.bot_env(), "BOT_START_TOKEN": "fake-token"}
+        env.pop("PIPECAT_WEBSOCKET_AUTH", None)
+        dev = (["node_modules/.bin/vite", "--host", "127.0.0.1", "--strictPort", "--port", str(dev_port)]
+               if name == "vite" else ["node_modules/.bin/next", "dev", "--hostname", "127.0.0.1",
+                                       "--port", str(dev_port)])
+        dev_env = {**os.environ, "NEXT_TELEMETRY_DISABLED": "1"}
+        dev_env.pop("BOT_START_TOKEN", None)
+        start = f"http://127.0.0.1:{dev_port}/api/start"
+        try:
+            with server_process(bot, server, env, bot_port, self.logs / f"{name}_client_bot.log"):
+                for token in ("fake-token", None):
+                    # Each dev server reads client/.env when it starts.
+                    (client / ".env").write_text(
+                        f"BOT_URL=http://127.0.0.1:{bot_port}\n" + (f"BOT_START_TOKEN={token}\n" if token else ""))
+                    label = f"{scenario}, " + ("both with BOT_START_TOKEN" if token else "the client without it")
+                    log = self.logs / f"{name}_client_{'token' if token else 'none'}.log"
+                    with server_process(dev, client, dev_env, dev_port, log):
+                        # The first request waits for the dev server to compile (Next.js).
+                        status, body = send("POST", start, {"transport": "websocket"}, timeout=120)
+                        if not token:
+                            report("RAN" if status == 401 else "FAILED", f"{label}: /api/start refused",
+                                   f"{status} {body[:160]}")
+                            continue
+                        answer = json.loads(body) if status == 200 else {}
+                        if not answer.get("token"):
+                            report("FAILED", f"{label}: /api/start", f"{status} {body[:200]}")
+                            continue
+                        result = run([self.python, "-c", WEBSOCKET_SESSION, f"ws://127.0.0.1:{dev_port}/api",
+                                      answer["token"], "30"], env=self.env, timeout=90)
+                        if result.returncode != 0:
+                            report("FAILED", f"{label}: WebSocket session", last_error(result.stderr))
+                            continue
+                        seen = json.loads(result.stdout.strip().splitlines()[-1])
+                        refused = ("close 4003", "http 403")
+                        ok = seen["audio"] > 0 and seen["token_again"] in refused
+                        report("RAN" if ok else "FAILED", f"{label}: WebSocket session through /api/ws-client",
+                               f"{seen['audio']} audio frames back; the token again: {seen['token_again']}")
+                        status, body = send("POST", start, {"transport": "webrtc", "body": {}})
+                        webrtc = f"{label}: SmallWebRTC's /api/start"
+                        if status == 400 and "is disabled in this runner environment" in body:
+                            report("COULD NOT RUN", webrtc, f"a dependency is missing: {body[:160]}")
+                        else:
+                            ok = status == 200 and "sessionId" in body
+                            report("RAN" if ok else "FAILED", webrtc, f"{status} {body[:160]}")
+        except RuntimeError as error:
+            report("FAILED", scenario, str(error))
+
     def refusal(self, server: Path):
         """A phone-only bot given a browser session: a clear refusal, not an AttributeError."""
         code = (
@@ -936,11 +1000,22 @@ def main():
                         scenario(server)
                     else:
                         report("COULD NOT RUN", label, "the bot's module does not load (above)")
+            # The web clients' dev servers, made and installed by check_pipecat_runtime.sh.
+            clients = os.environ.get("VOICEBOT_RUNTIME_CLIENTS")
+            for name in ("vite", "next"):
+                project = Path(clients) / name if clients else None
+                if not project or not (project / "server" / "bot.py").exists():
+                    report("COULD NOT RUN", f"{name} dev server in front of the bot",
+                           "no client made (check_pipecat_runtime.sh makes them where npm is on PATH)")
+                elif runtime.imports(f"{name}-client", project / "server"):
+                    runtime.client_in_front(name, project)
         finally:
             fake.shutdown()
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+            if os.environ.get("VOICEBOT_RUNTIME_CLIENTS"):
+                shutil.rmtree(os.environ["VOICEBOT_RUNTIME_CLIENTS"], ignore_errors=True)
 
     counts = {s: sum(1 for r in RESULTS if r[0] == s) for s in ("RAN", "FAILED", "COULD NOT RUN")}
     print(f"\nSummary: {counts['RAN']} ran, {counts['FAILED']} failed, {counts['COULD NOT RUN']} could not run")

@@ -6,8 +6,9 @@
 # 2. Runs scripts/check_pipecat_runtime.py, which puts Pipecat's source at the tag on the path,
 #    generates bots with this checkout's CLI and runs the scenarios: a phone call end to end, a
 #    WebSocket client's session with its one-time token, a browser transport's /start, a session
-#    of a type the bot does not serve, the eval transport with `pipecat eval run`, and the
-#    image's command line (server/Dockerfile's CMD).
+#    of a type the bot does not serve, the eval transport with `pipecat eval run`, the image's
+#    command line (server/Dockerfile's CMD), and each web client's dev server (Vite, Next.js;
+#    installed from the npm registry before the network closes) in front of a real bot.
 #
 # Everything runs in a network namespace of its own when `unshare -n` works (as root): the fake
 # vendors, the bots and the clients reach one another on 127.0.0.1 and nothing else, so a bot
@@ -55,6 +56,25 @@ export VOICEBOT_DENO
 # checkout the lockfile resolves pyright, and the registry's answer, which a run elsewhere needs,
 # would not be cached.
 (cd / && "$VOICEBOT_DENO" run -A npm:pyright@1.1.414 --version >/dev/null)
+
+# The web clients whose dev servers the runtime check puts in front of a real bot (the UI kit on
+# Vite and on Next.js, each with a bot on SmallWebRTC and WebSocket), made and installed here: the
+# namespace has no registry. The Python script removes them when it is done (but with --keep).
+if command -v npm >/dev/null; then
+  VOICEBOT_RUNTIME_CLIENTS="$(mktemp -d -t voicebot-runtime-clients-XXXXXX)"
+  export VOICEBOT_RUNTIME_CLIENTS
+  for client in vite:devserver_a next:devserver_b; do
+    name=${client%%:*}
+    echo "client $name: made and installed (npm) for the dev-server scenario" >&2
+    (cd / && "$VOICEBOT_DENO" run -A --quiet "$here/../main.ts" init "$VOICEBOT_RUNTIME_CLIENTS/$name" \
+      -t lightweb -t websocket --client-framework uilib --client-server "${client#*:}" \
+      -m cascade --stt openai_stt --llm openai_llm --tts openai_tts --no-recording \
+      --no-deploy-to-cloud >/dev/null) &&
+      timeout 600 npm install --prefix "$VOICEBOT_RUNTIME_CLIENTS/$name/client" --no-audit --no-fund \
+        >/dev/null 2>&1 ||
+      echo "client $name: could not be made or installed; its scenario says so" >&2
+  done
+fi
 
 driver=(python3 "$here/check_pipecat_runtime.py" "${args[@]}")
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
