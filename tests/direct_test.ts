@@ -108,8 +108,9 @@ Deno.test("every command line the direct start takes, gunshi reads the same", as
     }),
     { numRuns: 1000 },
   );
-  // The property says nothing if the draws never reach it.
-  assert.ok(taken > 200, `only ${taken} command lines taken directly`);
+  // The property says nothing if the draws never reach it. About 230 of the 1,000 draws reach it
+  // (217 to 235 in six runs; one CI run drew 191), so the bound sits well below what chance gives.
+  assert.ok(taken > 120, `only ${taken} command lines taken directly`);
 });
 
 Deno.test("--version, direct and through gunshi, prints the same", async () => {
