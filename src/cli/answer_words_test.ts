@@ -1,7 +1,8 @@
 /**
  * `update`'s report says answers in the words of init's questions (src/init/answer_words.ts): the
- * values its summary shows, the labels of its feature ticks. The wizard keeps its own lists of
- * labels; these tests catch one changed without the other.
+ * values its summary shows, the labels of its feature ticks. The wizard's options take their labels
+ * from there, but its summary says each answer its own way (a step's `show`): these tests catch
+ * the two parting.
  */
 import assert from "node:assert/strict";
 import { KEY_WORDS, valueWords } from "../init/answer_words.ts";

@@ -31,10 +31,13 @@ export const KEY_WORDS: Readonly<Record<ConfigKey, string>> = {
   eval: "Eval-ready",
 };
 
-const DIRECTION_WORDS = { "dial-in": "Dial-in", "dial-out": "Dial-out" };
+const DIRECTION_WORDS = { "dial-in": "Dial-in", "dial-out": "Dial-out" } as const;
 
-/** The values of the keys that choose among a few, as the wizard's options label them. */
-const VALUE_WORDS: Partial<Record<ConfigKey, Readonly<Record<string, string>>>> = {
+/**
+ * The values of the keys that choose among a few, in the order the wizard offers them: the wizard's
+ * options take their labels from here.
+ */
+export const VALUE_WORDS = {
   bot_type: { web: "Web", telephony: "Telephony" },
   mode: { cascade: "Cascade", realtime: "Realtime" },
   client_framework: {
@@ -45,7 +48,7 @@ const VALUE_WORDS: Partial<Record<ConfigKey, Readonly<Record<string, string>>>> 
   client_server: { devserver_a: "Vite", devserver_b: "Next.js" },
   daily_pstn_mode: DIRECTION_WORDS,
   twilio_daily_sip_mode: DIRECTION_WORDS,
-};
+} as const satisfies Partial<Record<ConfigKey, Readonly<Record<string, string>>>>;
 
 /**
  * A service's label in the questions: a local one says so, "(local, no account)", joined to what
@@ -89,7 +92,9 @@ export function valueWords(key: ConfigKey, value: unknown): string {
     const service = findService(id);
     return service ? serviceLabel(service) : id;
   }
-  return VALUE_WORDS[key]?.[id] ?? id;
+  const words: Readonly<Record<string, string>> | undefined =
+    VALUE_WORDS[key as keyof typeof VALUE_WORDS];
+  return words?.[id] ?? id;
 }
 
 /**

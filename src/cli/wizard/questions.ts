@@ -11,7 +11,7 @@ import {
   TRANSPORTS,
   VIDEO_TRANSPORTS,
 } from "../../init/catalog.ts";
-import { serviceLabel, transportLabel } from "../../init/answer_words.ts";
+import { KEY_WORDS, serviceLabel, transportLabel, VALUE_WORDS } from "../../init/answer_words.ts";
 import { QUICKSTART } from "../../init/mod.ts";
 import type { Prompter, SelectOption } from "../prompt.ts";
 
@@ -85,10 +85,23 @@ function serviceStep(
   );
 }
 
-const DIRECTIONS = [
-  { value: "dial-in", label: "Dial-in", hint: "people call the bot" },
-  { value: "dial-out", label: "Dial-out", hint: "the bot calls people" },
-];
+/**
+ * The options of a key that chooses among a few, labelled (and ordered) as answer_words.ts says
+ * them, so that `update`'s report reads as the questions did; `hints` by value.
+ */
+function choicesOf(
+  key: keyof typeof VALUE_WORDS,
+  hints: Readonly<Record<string, string>> = {},
+): (SelectOption<string> & { label: string })[] {
+  return Object.entries(VALUE_WORDS[key]).map(([value, label]) =>
+    hints[value] ? { value, label, hint: hints[value] } : { value, label }
+  );
+}
+
+const DIRECTIONS = choicesOf("daily_pstn_mode", {
+  "dial-in": "people call the bot",
+  "dial-out": "the bot calls people",
+});
 
 const hasDirection = (a: Answers) =>
   a.transport === "hosted_pstn" || a.transport === "carrier1_hosted_sip";
@@ -102,18 +115,23 @@ export const FEATURES: readonly {
   hint?: string;
   applies: (a: Answers) => boolean;
 }[] = [
-  { id: "recording", key: "recording", label: "Record the conversation's audio", applies: always },
+  { id: "recording", key: "recording", label: KEY_WORDS.recording, applies: always },
   {
     id: "transcription",
     key: "transcription",
-    label: "Log the conversation's transcript",
+    label: KEY_WORDS.transcription,
     applies: always,
   },
-  { id: "avatar", label: "Video avatar", hint: "its service is asked next", applies: hasVideo },
+  {
+    id: "avatar",
+    label: KEY_WORDS.video_service,
+    hint: "its service is asked next",
+    applies: hasVideo,
+  },
   {
     id: "video_output",
     key: "video_output",
-    label: "Send video",
+    label: KEY_WORDS.video_output,
     hint: "a video avatar always does",
     applies: hasVideo,
   },
@@ -121,7 +139,7 @@ export const FEATURES: readonly {
   {
     id: "video_input",
     key: "video_input",
-    label: "Receive the user's video",
+    label: KEY_WORDS.video_input,
     applies: (a) =>
       hasVideo(a) && a.mode === "realtime" &&
       findService(a.realtime_service as string)?.camera === true,
@@ -129,27 +147,27 @@ export const FEATURES: readonly {
   {
     id: "enable_observability",
     key: "enable_observability",
-    label: "Trace the pipeline with OpenTelemetry",
+    label: KEY_WORDS.enable_observability,
     applies: always,
   },
   {
     id: "deploy_to_cloud",
     key: "deploy_to_cloud",
-    label: "Cloud deployment files",
+    label: KEY_WORDS.deploy_to_cloud,
     hint: "Dockerfile and cloud-deploy.toml",
     applies: always,
   },
   {
     id: "enable_denoise",
     key: "enable_denoise",
-    label: "Noise cancellation on the cloud",
+    label: KEY_WORDS.enable_denoise,
     hint: "needs the cloud deployment files",
     applies: always,
   },
   {
     id: "eval",
     key: "eval",
-    label: "Eval-ready",
+    label: KEY_WORDS.eval,
     hint: "an eval transport and starter scenarios",
     applies: always,
   },
@@ -197,19 +215,16 @@ export const STEPS: readonly Step[] = [
       askProjectName(prompt, typeof a.project_name === "string" ? a.project_name : defaultName),
     show: (a) => String(a.project_name),
   },
-  choiceStep("bot_type", "Bot type", ["bot_type"], () => [
-    { value: "web", label: "Web", hint: "talk to it in a browser" },
-    { value: "telephony", label: "Telephony", hint: "talk to it on the phone" },
-  ], () => "web"),
+  choiceStep("bot_type", "Bot type", ["bot_type"], () =>
+    choicesOf("bot_type", {
+      web: "talk to it in a browser",
+      telephony: "talk to it on the phone",
+    }), () => "web"),
   choiceStep(
     "client_framework",
     "Web client",
     ["client_framework"],
-    () => [
-      { value: "uilib", label: "React client with Pipecat's voice UI kit" },
-      { value: "vanilla", label: "Plain JavaScript client" },
-      { value: "none", label: "No client" },
-    ],
+    () => choicesOf("client_framework"),
     () => "uilib",
     isWeb,
   ),
@@ -217,10 +232,7 @@ export const STEPS: readonly Step[] = [
     "client_server",
     "Client dev server",
     ["client_server"],
-    () => [
-      { value: "devserver_a", label: "Vite" },
-      { value: "devserver_b", label: "Next.js" },
-    ],
+    () => choicesOf("client_server"),
     () => "devserver_a",
     (a) => isWeb(a) && a.client_framework === "uilib",
   ),
@@ -263,10 +275,11 @@ export const STEPS: readonly Step[] = [
         : localOptions(a.transport as string).find((o) => o.value === a.second)?.label ??
           String(a.second),
   },
-  choiceStep("mode", "Mode", ["mode"], () => [
-    { value: "cascade", label: "Cascade", hint: "speech-to-text, language model, text-to-speech" },
-    { value: "realtime", label: "Realtime", hint: "one speech-to-speech model" },
-  ], () => "cascade"),
+  choiceStep("mode", "Mode", ["mode"], () =>
+    choicesOf("mode", {
+      cascade: "speech-to-text, language model, text-to-speech",
+      realtime: "one speech-to-speech model",
+    }), () => "cascade"),
   serviceStep("stt_service", "stt", "Speech-to-text service", (a) => a.mode === "cascade"),
   serviceStep("llm_service", "llm", "Language-model service", (a) => a.mode === "cascade"),
   serviceStep("tts_service", "tts", "Text-to-speech service", (a) => a.mode === "cascade"),
