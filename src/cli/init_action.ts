@@ -134,8 +134,7 @@ async function runInteractive(dir: string | undefined, overwriteGuide: boolean) 
   await drawInFrame(() => report(result, { nextSteps: false }));
   const next = result.kind === "written" ? nextSteps(result, where) : undefined;
   await prompt.outro(next?.heading ?? "Nothing more to do.");
-  for (const line of next?.commands ?? []) printCommand(line);
-  if (next?.after) printNote(next.after);
+  if (next) printNextCommands(next);
   console.error("");
   printNote(
     result.config
@@ -179,16 +178,17 @@ function report(result: InitResult, { nextSteps: withNextSteps = true } = {}) {
   }
   // The directory as written, not as typed: `init quickstart` wrote into ./voicebot-quickstart.
   reportGuides(result, where);
-  // After a run that changed nothing, the next steps are the user's own (and `cp .env.example
-  // .env` would clobber a finished project's keys).
-  if (withNextSteps && result.kind === "written") {
-    const next = nextSteps(result, where);
-    if (next) {
-      printNote(next.heading);
-      for (const line of next.commands) printCommand(line);
-      if (next.after) printNote(next.after);
-    }
+  const next = withNextSteps && result.kind === "written" ? nextSteps(result, where) : undefined;
+  if (next) {
+    printNote(next.heading);
+    printNextCommands(next);
   }
+}
+
+/** The next steps' commands, each whole, and the word after them. */
+function printNextCommands(next: NextSteps) {
+  for (const line of next.commands) printCommand(line);
+  if (next.after) printNote(next.after);
 }
 
 /** One line a file, indented, for one write to the console rather than one a file. */
@@ -254,6 +254,12 @@ function reportGuides({ kept, replaced }: InitResult, dir: string) {
   }
 }
 
+interface NextSteps {
+  heading: string;
+  commands: string[];
+  after?: string;
+}
+
 /**
  * What to do next after a write: a heading, the commands, and a word after them. Each command
  * runs in a subshell from the directory `init` ran in, so that they paste as printed into one
@@ -264,7 +270,7 @@ function reportGuides({ kept, replaced }: InitResult, dir: string) {
 function nextSteps(
   result: Extract<InitResult, { kind: "written" }>,
   where: string,
-): { heading: string; commands: string[]; after?: string } | undefined {
+): NextSteps | undefined {
   if (result.written.length === 0 || result.projectGuides) return undefined;
   if (!result.config) {
     return {

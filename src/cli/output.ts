@@ -29,7 +29,6 @@ export interface Frame {
   note(message: string): void;
   success(message: string): void;
   warning(message: string): void;
-  command(line: string): void;
 }
 
 let frame: Frame | undefined;
@@ -54,9 +53,11 @@ export function printNote(message: string) {
   console.error(`%c${message}`, DIM);
 }
 
-/** A command line to paste, indented: never folded by the frame, so that it pastes as one line. */
+/**
+ * A command line to paste, indented. Never inside the questions' frame: a gutter before it would
+ * be pasted with it.
+ */
 export function printCommand(line: string) {
-  if (frame) return frame.command(`  ${line}`);
   console.error(`%c  ${line}`, DIM);
 }
 

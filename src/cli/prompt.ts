@@ -556,10 +556,9 @@ async function outro(message: string): Promise<void> {
 }
 
 /**
- * While `draw` runs, what the command prints (output.ts's `printNote`,
- * `printSuccess`, `printWarning`, `printCommand`) is drawn inside the questions' frame, each line
- * wrapped to the terminal's width after the frame's gutter; a command is left whole, so that it
- * pastes as one line (the terminal folds it).
+ * While `draw` runs, what the command prints (output.ts's `printNote`, `printSuccess`,
+ * `printWarning`) is drawn inside the questions' frame, each line wrapped to the terminal's width
+ * after the frame's gutter.
  */
 export async function drawInFrame(draw: () => void): Promise<void> {
   const { clack: c, output, wrap } = await clack();
@@ -570,7 +569,6 @@ export async function drawInFrame(draw: () => void): Promise<void> {
     note: (message) => write(wrap(message, gutter)),
     success: (message) => write(wrap(message, gutter, `${paint("green", c.S_SUCCESS)}  `)),
     warning: (message) => write(wrap(message, gutter, `${paint("yellow", c.S_WARN)}  `)),
-    command: (line) => write(`${gutter}${line}`),
   });
   try {
     draw();
