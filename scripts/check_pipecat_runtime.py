@@ -944,6 +944,9 @@ def main():
     parser.add_argument("--keep", type=Path, help="work in this directory and keep it")
     parser.add_argument("--isolated", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    # Stopped (a test's time bound, Ctrl-C's SIGTERM from a wrapper): leave through the `finally`s,
+    # which stop each bot and dev server, each in a session of its own, and remove the work.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="voicebot-runtime-"))
     work.mkdir(parents=True, exist_ok=True)
