@@ -80,6 +80,13 @@ class Terminal implements AsyncDisposable {
     for (const key of keys) await this.tmux("send-keys", "-t", "t", key);
   }
 
+  /** Waits for the question, types `text` as the answer (nothing: the default), then Enter. */
+  async typeAnswer(question: string, text = "") {
+    await this.answer(question);
+    if (text) await this.type(text);
+    await this.press("Enter");
+  }
+
   /** Types text literally into the active prompt. */
   async type(text: string) {
     await this.tmux("send-keys", "-t", "t", "-l", text);
@@ -1008,9 +1015,7 @@ Deno.test(
     await using cwd = await tempDir();
     await using term = await Terminal.start(cwd.path, ["init", "round"]);
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    await term.answer("Project name");
-    await term.type("kept-name");
-    await term.press("Enter");
+    await term.typeAnswer("Project name", "kept-name");
     await term.answer("Bot type", "Down", "Enter");
     await term.answer("Transport", "Down", "Enter");
     await term.answer("Add a second transport for local testing?", "Escape");
@@ -1048,13 +1053,9 @@ Deno.test(
   async () => {
     await using cwd = await tempDir();
     await using term = await Terminal.start(cwd.path, ["init"]);
-    await term.answer("Where should the project go?");
-    await term.type("walk");
-    await term.press("Enter");
+    await term.typeAnswer("Where should the project go?", "walk");
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    await term.answer("Project name");
-    await term.type("typed-name");
-    await term.press("Enter");
+    await term.typeAnswer("Project name", "typed-name");
     const scaffold = WEB_AFTER_NAME.slice(0, -1);
     for (const question of scaffold) await term.answer(question, "Enter");
     await term.answer("Create this project?", "Escape");
@@ -1093,13 +1094,9 @@ Deno.test(
     for (const typed of [undefined, "mine"]) {
       await using cwd = await tempDir();
       await using term = await Terminal.start(cwd.path, ["init"]);
-      await term.answer("Where should the project go?");
-      await term.type("other");
-      await term.press("Enter");
+      await term.typeAnswer("Where should the project go?", "other");
       await term.answer("How do you want to build your bot?", "Down", "Enter");
-      await term.answer("Project name");
-      if (typed) await term.type(typed);
-      await term.press("Enter");
+      await term.typeAnswer("Project name", typed);
       for (const question of WEB_AFTER_NAME.slice(0, -1)) await term.answer(question, "Enter");
       // Between the questions and Create, something else writes there (and other-2 is taken).
       await Deno.mkdir(join(cwd.path, "other/server"), { recursive: true });
@@ -1128,9 +1125,7 @@ Deno.test(
     await using term = await Terminal.start(cwd.path, ["init", "Narrow Bot"], { width: 60 });
     await term.answer("How do you want to build your bot?", "Down", "Enter");
     // A long warning (the name is no project name), then the phone bot's long report.
-    await term.answer("Project name");
-    await term.type("Narrow Bot");
-    await term.press("Enter");
+    await term.typeAnswer("Project name", "Narrow Bot");
     await term.answer("Project name", "Enter");
     await term.answer("Bot type", "Down", "Enter");
     await term.answer("Transport", "Enter");
@@ -1209,9 +1204,7 @@ Deno.test(
     await using cwd = await tempDir();
     await using term = await Terminal.start(cwd.path, ["init", "named"]);
     await term.answer("How do you want to build your bot?", "Down", "Enter");
-    await term.answer("Project name");
-    await term.type("Restaurant Booker");
-    await term.press("Enter");
+    await term.typeAnswer("Project name", "Restaurant Booker");
     let screen = await term.waitFor(/◆ {2}Project name\n│ {2}restaurant-booker \(default\)$/m);
     assert.match(screen, /"Restaurant Booker" is not a valid project name/);
     assert.match(screen, /Enter takes it/);
