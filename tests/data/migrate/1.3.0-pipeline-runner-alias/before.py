@@ -1,0 +1,5 @@
+from pipecat.pipeline.runner import PipelineRunner as Runner
+
+
+def make_runner(handle_sigint: bool) -> Runner:
+    return Runner(handle_sigint=handle_sigint, force_gc=True)

@@ -1,0 +1,5 @@
+from pipecat.processors.frameworks.rtvi.frames import RTVIUITaskFrame
+
+
+async def send_task_update(processor, data):
+    await processor.push_frame(RTVIUITaskFrame(data=data))

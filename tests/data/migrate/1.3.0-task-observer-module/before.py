@@ -1,0 +1,5 @@
+from pipecat.pipeline.task_observer import Proxy
+
+
+def describe(proxy: Proxy) -> str:
+    return repr(proxy)

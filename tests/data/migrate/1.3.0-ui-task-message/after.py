@@ -1,0 +1,5 @@
+from pipecat.processors.frameworks.rtvi.models import UIJobGroupMessage
+
+
+def wrap(data):
+    return UIJobGroupMessage(data=data)

@@ -1,0 +1,7 @@
+from pipecat.workers.runner import WorkerRunner
+
+
+async def run_bot(worker):
+    runner = WorkerRunner(handle_sigint=False)
+    result = await runner.run(worker)
+    return result

@@ -1,0 +1,9 @@
+import os
+
+from pipecat.services.smallest.tts import SmallestTTSModel
+from pipecat.services.smallest.tts import SmallestTTSService
+
+tts = SmallestTTSService(
+    api_key=os.getenv("SMALLEST_API_KEY"),
+    settings=SmallestTTSService.Settings(model=SmallestTTSModel.LIGHTNING_V2),
+)

@@ -1,0 +1,5 @@
+from pipecat.flows import FlowManager
+
+
+def create_flow_manager(task, llm, context_aggregator) -> FlowManager:
+    return FlowManager(worker=task, llm=llm, context_aggregator=context_aggregator)

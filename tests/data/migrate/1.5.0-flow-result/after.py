@@ -1,0 +1,5 @@
+from pipecat.flows import FlowResult
+
+
+class AvailabilityResult(FlowResult):
+    available: bool

@@ -1,0 +1,7 @@
+import asyncio
+
+from pipecat.workers.base_worker import WorkerParams
+
+
+async def run_worker(worker):
+    await worker.run(WorkerParams(loop=asyncio.get_running_loop()))
