@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import init from "../src/cli/init.ts";
 import update from "../src/cli/update.ts";
+import migrate from "../src/cli/migrate.ts";
 import cloud from "../src/cli/cloud/mod.ts";
 import { type CommandShape, completions, type SubCommands } from "../src/cli/completions.ts";
 import { PAGES } from "../src/cli/help.ts";
@@ -34,7 +35,7 @@ const BORROWED: Record<string, Record<string, string[]>> = {
 const ANOTHER_PROGRAM = /^pcc /;
 
 /** The tree run.ts mounts; `complete` is internal (the completion scripts' helper). */
-const TREE: SubCommands = { init, update, cloud, completions };
+const TREE: SubCommands = { init, update, migrate, cloud, completions };
 
 interface Command {
   path: string;

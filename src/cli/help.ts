@@ -92,6 +92,7 @@ export type HelpCommand = CommandShape & HelpData;
 export const PAGES: Record<string, string> = {
   init: "docs/init.md",
   update: "docs/update.md",
+  migrate: "docs/migrate.md",
   cloud: "docs/cli.md",
   "cloud auth": "docs/secrets.md",
   "cloud secrets": "docs/secrets.md",

@@ -9,6 +9,7 @@ import { NO_COLOR, printError } from "./output.ts";
 import { reportFailure } from "./failure.ts";
 import init from "./init.ts";
 import update from "./update.ts";
+import migrate from "./migrate.ts";
 import cloud from "./cloud/mod.ts";
 import { complete, completions, type SubCommands } from "./completions.ts";
 import {
@@ -53,7 +54,7 @@ const root = define({
 });
 
 /** The command tree under `voicebot`: what gunshi runs, completion completes and help tests walk. */
-export const COMMANDS = { init, update, cloud, completions, complete } as const;
+export const COMMANDS = { init, update, migrate, cloud, completions, complete } as const;
 
 /**
  * `--verbose` is global: it is taken off before gunshi parses, and shows stacks of unexpected errors.

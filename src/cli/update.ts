@@ -16,6 +16,7 @@ import {
   printWarning,
 } from "./output.ts";
 import { givenAnswers, UPDATE_SCAFFOLD_ARGS } from "./scaffold_options.ts";
+import { differ } from "./diff.ts";
 
 /** Where Pipecat says what changed in each release, for the user's own code. */
 const PIPECAT_CHANGES = "https://github.com/pipecat-ai/pipecat/blob/main/CHANGELOG.md";
@@ -345,20 +346,7 @@ function reportGuides(result: UpdateResult) {
 
 /** The unified diff of each file that would change, the record's too; the kept base is left out. */
 async function diffOf(result: UpdateResult): Promise<{ path: string; diff: string }[]> {
-  const [{ createTwoFilesPatch, FILE_HEADERS_ONLY }, { shown }] = await Promise.all([
-    import("diff"),
-    import("../init/file_form.ts"),
-  ]);
-  const patch = (path: string, before: string | null, after: string | null) =>
-    createTwoFilesPatch(
-      before === null ? "/dev/null" : `a/${path}`,
-      after === null ? "/dev/null" : `b/${path}`,
-      before ?? "",
-      after ?? "",
-      undefined,
-      undefined,
-      { headerOptions: FILE_HEADERS_ONLY },
-    );
+  const [patch, { shown }] = await Promise.all([differ(), import("../init/file_form.ts")]);
   return result.changes.flatMap((change) => {
     // A file that is not text: voicebot's version, as the new file beside it.
     if (change.aside) {
