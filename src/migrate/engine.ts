@@ -18,6 +18,8 @@ import type {
 } from "./catalog.ts";
 import { type NameTrace, Renames } from "./renames.ts";
 import { type Node, parsePython } from "./python.ts";
+import { applyEdits, type Edit } from "./edits.ts";
+import { keepImportsSorted } from "./imports.ts";
 
 /** A change applied, at the line (1-based) of the code it changed. */
 export interface Applied {
@@ -41,13 +43,6 @@ export interface SourceMigration {
   readonly manual: readonly ManualItem[];
   /** Not valid Python: left as it is. */
   readonly unparsable: boolean;
-}
-
-interface Edit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  readonly id: string;
 }
 
 /** A local name bound by an import of a Pipecat module or of a name from one. */
@@ -620,27 +615,6 @@ function formatFromImport(module: string, names: string[], indent: string): stri
   return `from ${module} import (\n${names.map((n) => `${indent}    ${n},\n`).join("")}${indent})`;
 }
 
-/** `text` with the edits applied; an edit repeated (the same span, the same text) counts once. */
-function applyEdits(text: string, edits: readonly Edit[]): { text: string; kept: Edit[] } {
-  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
-  const kept: Edit[] = [];
-  for (const edit of sorted) {
-    const last = kept.at(-1);
-    if (last !== undefined && last.start === edit.start && last.end === edit.end) continue;
-    if (last !== undefined && edit.start < last.end) {
-      throw new Error(`overlapping edits at ${edit.start}: ${last.id} and ${edit.id}`);
-    }
-    kept.push(edit);
-  }
-  let result = "";
-  let at = 0;
-  for (const edit of kept) {
-    result += text.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  return { text: result + text.slice(at), kept };
-}
-
 /** Applies `changes` (ordered by changesBetween) to one file's text. */
 export async function migrateSource(
   source: string,
@@ -655,9 +629,11 @@ export async function migrateSource(
   if (root === null) return { ...unchanged, unparsable: true };
   const file = new FileMigration(source, root, changes, new Renames(changes));
   file.run();
-  const { text, kept } = applyEdits(source, file.edits);
+  const { text } = applyEdits(source, keepImportsSorted(source, root, file.edits));
+  // Each change where it was made (a block of imports sorted again is one edit, of many changes).
   const line = (index: number) => source.slice(0, index).split("\n").length;
-  const applied = kept.map((edit) => ({ id: edit.id, line: line(edit.start) }));
+  const applied = applyEdits(source, file.edits).kept
+    .map((edit) => ({ id: edit.id, line: line(edit.start) }));
   const seen = new Set<string>();
   const manual = file.manual
     .filter((item) => {

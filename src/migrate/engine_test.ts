@@ -269,12 +269,45 @@ Deno.test("a worker passed to run() is added first, where the call is a statemen
   );
   assertEquals(
     result.text,
-    "from pipecat.workers.runner import WorkerRunner\n" +
-      "from pipecat.pipeline.worker import PipelineWorker\n\n" +
+    "from pipecat.pipeline.worker import PipelineWorker\n" +
+      "from pipecat.workers.runner import WorkerRunner\n\n" +
       "async def main(pipeline):\n    runner = WorkerRunner()\n" +
       "    await runner.add_workers(PipelineWorker(pipeline))\n    await runner.run()  # go\n" +
       "    done = await runner.run(task)\n",
   );
   // Its value used: not a statement of its own, so the user's to change.
   assertEquals(result.manual.map((item) => [item.id, item.line]), [["t-add-workers", 7]]);
+});
+
+Deno.test("sorted imports stay sorted as ruff sorts them; unsorted ones keep their order", async () => {
+  const sorted = "import os\n" +
+    "from pipecat.pipeline.pipeline import Pipeline\n" +
+    "from pipecat.pipeline.runner import PipelineRunner  # runs it\n" +
+    "from pipecat.pipeline.task import PipelineParams, PipelineTask\n" +
+    "from pipecat.services.openai.llm import OpenAILLMService\n\n" +
+    "from mine import PipelineRunner as Other\n";
+  assertEquals(
+    (await migrated(sorted)).text,
+    "import os\n" +
+      "from pipecat.pipeline.pipeline import Pipeline\n" +
+      "from pipecat.pipeline.worker import PipelineParams, PipelineWorker\n" +
+      "from pipecat.services.openai.llm import OpenAILLMService\n" +
+      "from pipecat.workers.runner import WorkerRunner  # runs it\n\n" +
+      "from mine import PipelineRunner as Other\n",
+  );
+  // Names of one statement: sorted again when they were (PipelineTask after Pipeline, once).
+  assertEquals(
+    (await migrated("from pipecat.pipeline.task import PipelineTask, PipelineTaskZ\n")).text,
+    "from pipecat.pipeline.worker import PipelineTaskZ, PipelineWorker\n",
+  );
+  const unsorted = "from pipecat.services.openai.llm import OpenAILLMService\n" +
+    "from pipecat.pipeline.runner import PipelineRunner\n" +
+    "from pipecat.pipeline.pipeline import Pipeline\n";
+  assertEquals(
+    (await migrated(unsorted)).text,
+    unsorted.replace(
+      "pipecat.pipeline.runner import PipelineRunner",
+      "pipecat.workers.runner import WorkerRunner",
+    ),
+  );
 });
