@@ -55,3 +55,14 @@ export async function nextRelease(dir: string, edits: readonly SourceEdit[] = []
   assert.equal(gen.code, 0, new TextDecoder().decode(gen.stderr));
   return join(dir, "main.ts");
 }
+
+/** The project's server/*.py files and its pyproject.toml, by path, as ruffProblems takes them. */
+export async function pythonFiles(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const entry of Deno.readDir(join(root, "server"))) {
+    if (entry.isFile && (entry.name.endsWith(".py") || entry.name === "pyproject.toml")) {
+      files.set(`server/${entry.name}`, await read(root, `server/${entry.name}`));
+    }
+  }
+  return files;
+}

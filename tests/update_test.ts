@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "pathe";
 import { exists, snapshot, tempDir, unprivileged, voicebot } from "./helpers.ts";
-import { append, BOT, made, nextRelease, read, write } from "./helpers_update.ts";
+import { append, BOT, made, nextRelease, pythonFiles, read, write } from "./helpers_update.ts";
 import { skipped } from "./skips.ts";
 import { ruffProblems } from "./ruff.ts";
 import { VERSION } from "../src/version.ts";
@@ -328,7 +328,7 @@ Deno.test("a next voicebot, whose templates and Pipecat differ, updates a projec
   const run = await voicebot(["update"], { cwd: root, entry: next });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, new RegExp(`voicebot ${VERSION.replaceAll(".", "\\.")} to 9\\.9\\.0`));
-  assert.match(run.stderr, /Pipecat moves from 1\.7\.0 to 1\.8\.0\. .*CHANGELOG/);
+  assert.match(run.stderr, /Pipecat moves from 1\.7\.0 to 1\.8\.0: .*CHANGELOG/);
   assert.match(
     await read(root, "server/Dockerfile"),
     /^LABEL org\.opencontainers\.image\.vendor=voicebot$/m,
@@ -349,16 +349,6 @@ Deno.test("a next voicebot, whose templates and Pipecat differ, updates a projec
 });
 
 /** The project's Python files and its pyproject.toml, for ruff. */
-async function pythonFiles(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for await (const entry of Deno.readDir(join(root, "server"))) {
-    if (entry.isFile && (entry.name.endsWith(".py") || entry.name === "pyproject.toml")) {
-      files.set(`server/${entry.name}`, await read(root, `server/${entry.name}`));
-    }
-  }
-  return files;
-}
-
 /** Answer changes of every kind the matrix makes, each from one of two projects. */
 const FULL = [
   ...["init", "bot", "-t", "lightweb", "-t", "hosted", "-m", "cascade", "--stt", "deepgram_stt"],

@@ -1,6 +1,7 @@
 /** `voicebot migrate`: parse the flags, call the migration core, report what it did or would do. */
 import { define } from "gunshi";
 import type { MigrateResult } from "../migrate/project.ts";
+import type { ManualItem } from "../migrate/engine.ts";
 import { UpdateAvailable } from "../errors.ts";
 import { relative } from "../paths.ts";
 import { count, shellQuote } from "../words.ts";
@@ -115,17 +116,7 @@ function report(result: MigrateResult, mode: "dry-run" | "check" | "write") {
       }.`,
     );
   }
-  if (result.manual.length > 0) {
-    printWarning(
-      `${
-        count(result.manual.length, "place")
-      } for you to change by hand (Pipecat's notes on each release: ${PIPECAT_CHANGELOG}):`,
-    );
-    for (const item of result.manual) {
-      printNote(`  ${item.path}:${item.line}:${item.column}: ${item.summary} (${item.id})`);
-      if (item.action) printNote(`      ${item.action}`);
-    }
-  }
+  reportManual(result.manual);
   if (result.files.length === 0) printSuccess(`Nothing to migrate in ${place}.`);
   else if (mode === "dry-run") printNote("Nothing written (--dry-run).");
   else if (mode === "check") {
@@ -138,6 +129,19 @@ function report(result: MigrateResult, mode: "dry-run" | "check" | "write") {
   } else {printSuccess(
       `Migrated ${place} to Pipecat ${result.to}: ${count(result.files.length, "file")} changed.`,
     );}
+}
+
+/** The places a migration leaves to the user: where, what changed, what to do. */
+export function reportManual(manual: readonly (ManualItem & { path: string })[]) {
+  if (manual.length === 0) return;
+  printWarning(
+    `${count(manual.length, "place")} for you to change by hand ` +
+      `(Pipecat's notes on each release: ${PIPECAT_CHANGELOG}):`,
+  );
+  for (const item of manual) {
+    printNote(`  ${item.path}:${item.line}:${item.column}: ${item.summary} (${item.id})`);
+    if (item.action) printNote(`      ${item.action}`);
+  }
 }
 
 function asJson(result: MigrateResult, diffs: (string | undefined)[]) {

@@ -17,9 +17,7 @@ import {
 } from "./output.ts";
 import { givenAnswers, UPDATE_SCAFFOLD_ARGS } from "./scaffold_options.ts";
 import { differ } from "./diff.ts";
-
-/** Where Pipecat says what changed in each release, for the user's own code. */
-const PIPECAT_CHANGES = "https://github.com/pipecat-ai/pipecat/blob/main/CHANGELOG.md";
+import { PIPECAT_CHANGELOG, reportManual } from "./migrate.ts";
 
 export default define({
   name: "update",
@@ -174,6 +172,7 @@ const SAID: Record<FileChange["outcome"], [string, string?]> = {
   removed: ["removed", "no longer part of the project; you had not edited it"],
   "kept-edited": ["kept", "no longer part of the project, but you edited it"],
   "kept-deleted": ["not restored", "you deleted it; voicebot's version has changed since"],
+  migrated: ["migrated", "your code, carried across Pipecat's API changes"],
   // These two are said by whyOf, which names the path and the link.
   "kept-yours": ["kept"],
   linked: ["linked"],
@@ -240,9 +239,13 @@ function reportChanges(result: UpdateResult, heading: string, words: typeof Answ
     printNote(`  ${word.padEnd(width)}  ${change.path}${places}${why ? `: ${why}` : ""}`);
   }
   if (result.from.pipecat && result.to.pipecat && result.from.pipecat !== result.to.pipecat) {
-    printWarning(
-      `Pipecat moves from ${result.from.pipecat} to ${result.to.pipecat}. What changed, for the code you wrote yourself: ${PIPECAT_CHANGES}`,
+    // The places left to the user name Pipecat's notes; without any, this line does.
+    printNote(
+      `Pipecat moves from ${result.from.pipecat} to ${result.to.pipecat}: your Python follows its renames, as \`voicebot migrate\` does.${
+        result.manual.length === 0 ? ` What else changed: ${PIPECAT_CHANGELOG}` : ""
+      }`,
     );
+    reportManual(result.manual);
   }
   reportGuides(result);
 }
@@ -383,6 +386,7 @@ function asJson(result: UpdateResult, diff?: { path: string; diff: string }[]) {
       ...(diff ? { diff: diff.find((file) => file.path === path)?.diff ?? null } : {}),
     })),
     base_changed: result.baseChanged,
+    manual: result.manual,
     written: result.written,
   };
 }

@@ -28,6 +28,8 @@ import {
   planProjectGuides,
   RECORD,
 } from "./project.ts";
+import type { ManualItem, PythonMigration } from "../migrate/mod.ts";
+import { type Found, projectFiles } from "../migrate/files.ts";
 import {
   type FileToWrite,
   type Interrupted,
@@ -72,6 +74,8 @@ export type Outcome =
    * remove it.
    */
   | "kept-yours"
+  /** The user's own Python (or theirs merged as it was), carried across Pipecat's API changes. */
+  | "migrated"
   /**
    * A symbolic link the update does not write through (it leads outside the project or nowhere, to
    * a file voicebot writes itself, or its file would be removed): left as it is, and named.
@@ -136,10 +140,24 @@ export interface UpdateResult {
   readonly written: boolean;
   /** Earlier writes in the project that were stopped part-way, undone before this update. */
   readonly interrupted: readonly Interrupted[];
+  /**
+   * When Pipecat moves (from.pipecat before to.pipecat): the places in the project's Python, as the
+   * update leaves it, that use what changed in a way that is the user's to change.
+   */
+  readonly manual: readonly ManualPlace[];
 }
 
+/** A place in a Python file left to the user by a migration, with the file's path. */
+export type ManualPlace = ManualItem & { readonly path: string };
+
 /** The outcomes that write a file; "removed" removes one; the rest leave the file as it is. */
-const WRITES: ReadonlySet<Outcome> = new Set(["added", "updated", "merged", "conflict"]);
+const WRITES: ReadonlySet<Outcome> = new Set([
+  "added",
+  "updated",
+  "merged",
+  "conflict",
+  "migrated",
+]);
 
 /** Whether a result changes anything on disk. */
 export function changesSomething(result: UpdateResult): boolean {
@@ -183,12 +201,25 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const onDisk = await reading(root, () => readProject(root, paths, own));
   refuseUnsettled(root, onDisk);
 
+  // When Pipecat moves, the user's Python and voicebot's earlier version of it are both carried
+  // across its API changes first: the merge then meets the new names on every side.
+  const pipecatFrom = pipecatOf(base?.files["server/pyproject.toml"]);
+  const pipecatTo = pipecatOf(theirs.get("server/pyproject.toml")?.content);
+  const migration = pipecatFrom && pipecatTo && compareVersions(pipecatFrom, pipecatTo) < 0
+    ? (await import("../migrate/mod.ts")).pythonMigration(pipecatFrom, pipecatTo)
+    : undefined;
+  const mergeBase = migration && base ? await migratedBase(base, migration) : base;
   const changes: FileChange[] = [];
   for (const path of paths) {
-    const change = merged(path, onDisk.get(path)!, base, theirs.get(path)?.content);
+    const disk = onDisk.get(path)!;
+    const yours = migration ? await migratedText(path, disk.bytes, migration) : undefined;
+    const change = merged(path, disk, mergeBase, theirs.get(path)?.content, yours);
     if (change) {
       changes.push(change.aside ? { ...change, aside: freeName(root, change.aside) } : change);
     }
+  }
+  if (migration) {
+    changes.push(...await reading(root, () => ownPython(root, [...paths, ...own], migration)));
   }
   const guides = await reading(
     root,
@@ -218,11 +249,8 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const result = {
     root,
     config,
-    from: {
-      version: recorded.version ?? null,
-      pipecat: pipecatOf(base?.files["server/pyproject.toml"]),
-    },
-    to: { version: VERSION, pipecat: pipecatOf(theirs.get("server/pyproject.toml")?.content) },
+    from: { version: recorded.version ?? null, pipecat: pipecatFrom },
+    to: { version: VERSION, pipecat: pipecatTo },
     answers: answerChanges(recorded.config, config),
     dropped,
     base: source,
@@ -231,6 +259,7 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
     kept: guides.kept,
     written: false,
     interrupted,
+    manual: migration ? await reading(root, () => manualPlaces(root, changes, migration)) : [],
   };
   if (!request.write || !changesSomething(result)) return result;
 
@@ -240,6 +269,65 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const removals = changes.filter((change) => change.outcome === "removed").map(writtenAt);
   await writeAll(root, writes, undefined, removals);
   return { ...result, written: true };
+}
+
+/** A Python file's text (canonical, see file_form.ts) migrated; undefined when that changes nothing. */
+async function migratedText(
+  path: string,
+  bytes: Uint8Array | null,
+  migration: PythonMigration,
+): Promise<string | undefined> {
+  if (!path.endsWith(".py") || bytes === null) return undefined;
+  const { form, text } = readForm(bytes);
+  if (form.binary) return undefined;
+  const migrated = await migration.text(text);
+  return migrated === text ? undefined : migrated;
+}
+
+/** voicebot's earlier version of the project, its Python migrated as the user's is. */
+async function migratedBase(base: Base, migration: PythonMigration): Promise<Base> {
+  const files: Record<string, string> = {};
+  for (const [path, text] of Object.entries(base.files)) {
+    files[path] = path.endsWith(".py") ? await migration.text(text) : text;
+  }
+  return { ...base, files };
+}
+
+/** The Python files that are the user's alone (none voicebot writes), migrated. */
+async function ownPython(
+  root: string,
+  voicebots: readonly string[],
+  migration: PythonMigration,
+): Promise<FileChange[]> {
+  const found: Found = { py: [], pyproject: [] };
+  projectFiles(root, found);
+  const changes: FileChange[] = [];
+  for (const path of found.py.filter((path) => !voicebots.includes(path)).sort()) {
+    const bytes = Deno.readFileSync(join(root, path));
+    const migrated = await migratedText(path, bytes, migration);
+    if (migrated === undefined) continue;
+    const data = toBytes(readForm(bytes).form, migrated);
+    changes.push({ path, outcome: "migrated", before: shown(bytes), after: shown(data), data });
+  }
+  return changes;
+}
+
+/** The places left to the user in every Python file of the project, as the update leaves it. */
+async function manualPlaces(
+  root: string,
+  changes: readonly FileChange[],
+  migration: PythonMigration,
+): Promise<ManualPlace[]> {
+  const found: Found = { py: [], pyproject: [] };
+  projectFiles(root, found);
+  const places: ManualPlace[] = [];
+  for (const path of found.py.sort()) {
+    const change = changes.find((change) => change.path === path);
+    const text = change ? change.after : readForm(Deno.readFileSync(join(root, path))).text;
+    if (text === null) continue;
+    places.push(...(await migration.manual(text)).map((item) => ({ ...item, path })));
+  }
+  return places;
 }
 
 /** Where a change is written: beside the path, the file its link leads to, or the path. */
@@ -403,8 +491,9 @@ function merged(
   disk: OnDisk,
   base: Base | undefined,
   theirs: string | undefined,
+  migrated?: string,
 ): FileChange | undefined {
-  const change = mergedBytes(path, disk.bytes, base, theirs);
+  const change = mergedBytes(path, disk.bytes, base, theirs, migrated);
   if (!change || !disk.link) return change;
   // Followed, but never to remove the file the link leads to: that one is left, and named.
   if (disk.link.file && change.outcome !== "removed") return { ...change, link: disk.link };
@@ -424,8 +513,11 @@ function mergedBytes(
   bytes: Uint8Array | null,
   baseRecord: Base | undefined,
   theirsText: string | undefined,
+  migrated?: string,
 ): FileChange | undefined {
-  const { form, text: yours } = bytes === null ? { form: PLAIN, text: null } : readForm(bytes);
+  const read = bytes === null ? { form: PLAIN, text: null } : readForm(bytes);
+  const { form } = read;
+  const yours = migrated ?? read.text;
   const before = bytes === null ? null : shown(bytes);
   const baseText = baseRecord?.files[path];
   const base = baseText === undefined ? undefined : inForm(form, baseText);
@@ -442,11 +534,18 @@ function mergedBytes(
     const { text, conflicts } = merge();
     return take(conflicts > 0 ? "conflict" : "merged", text, conflicts);
   };
-  if (yours === theirs) return undefined;
+  // What the merge leaves as it is, a migration of the user's file still changes.
+  const unchanged = (outcome?: Outcome) =>
+    migrated !== undefined && migrated !== read.text
+      ? take("migrated", migrated)
+      : outcome === undefined
+      ? undefined
+      : keep(outcome);
+  if (yours === theirs) return unchanged();
   if (theirs === undefined) {
     // Not voicebot's any more (or never known to be: then it is the user's, and left alone).
-    if (base === undefined || yours === null) return undefined;
-    return yours === base ? take("removed", null) : keep("kept-edited");
+    if (base === undefined || yours === null) return unchanged();
+    return yours === base ? take("removed", null) : unchanged("kept-edited");
   }
   if (yours === null) {
     // New in this render, or the user's own file is gone (then voicebot's takes its place), or
@@ -458,9 +557,9 @@ function mergedBytes(
   if (baseRecord === undefined) return threeWay(() => mergeTwoWay(yours, theirs));
   // Not in the base: voicebot had not rendered it when the user made theirs (or it is recorded as
   // theirs since): theirs.
-  if (base === undefined) return keep("kept-yours");
+  if (base === undefined) return unchanged("kept-yours");
   if (yours === base) return take("updated", theirs);
-  if (theirs === base) return undefined; // only the user changed it
+  if (theirs === base) return unchanged(); // only the user changed it
   return threeWay(() => mergeThreeWay(yours, base, theirs));
 }
 

@@ -13,13 +13,11 @@ import type { Change } from "./catalog.ts";
 import { CHANGES } from "./changes.ts";
 import { type Applied, type ManualItem, migrateSource } from "./engine.ts";
 import { changesBetween } from "./renames.ts";
+import { type Found, projectFiles } from "./files.ts";
 import { floorOf, lockedVersion, movePyproject, pipecatRequirements } from "./pyproject.ts";
 
 /** The first release the catalog starts from: migrations are of changes made after it. */
 export const FIRST_RELEASE = "1.0.0";
-
-/** Folders that hold no code of the project's own. */
-const SKIPPED = new Set([".git", ".venv", "venv", "node_modules", "__pycache__", ".voicebot"]);
 
 export interface MigrateRequest {
   readonly cwd: string;
@@ -55,19 +53,6 @@ export interface MigrateResult {
 }
 
 const VERSION_FORM = /^\d+\.\d+\.\d+$/;
-
-/** The Python files under `dir`, relative to it: every folder but those of SKIPPED, no links. */
-function pythonFiles(dir: string, found: { py: string[]; pyproject: string[] }, at = "") {
-  for (const entry of Deno.readDirSync(join(dir, at))) {
-    const path = at === "" ? entry.name : `${at}/${entry.name}`;
-    if (entry.isDirectory) {
-      if (!SKIPPED.has(entry.name) && !entry.name.startsWith(".voicebot-staging-")) {
-        pythonFiles(dir, found, path);
-      }
-    } else if (entry.isFile && entry.name.endsWith(".py")) found.py.push(path);
-    else if (entry.isFile && entry.name === "pyproject.toml") found.pyproject.push(path);
-  }
-}
 
 function readText(path: string): string | null {
   try {
@@ -146,8 +131,8 @@ export async function migrateProject(request: MigrateRequest): Promise<MigrateRe
   }
   if (!isDir) throw new NotFoundError(`no directory ${dir}: nothing to migrate.`);
 
-  const found = { py: [] as string[], pyproject: [] as string[] };
-  await reading(dir, () => pythonFiles(dir, found));
+  const found: Found = { py: [], pyproject: [] };
+  await reading(dir, () => projectFiles(dir, found));
   found.py.sort();
   const pyproject = await reading(dir, () => projectFile(dir, found.pyproject));
   const to = request.to ?? PIPECAT_VERSION;
