@@ -249,6 +249,13 @@ Deno.test({
           // The pool reconnects with its backoff: seconds at most.
           await answers(server, "/readyz", 200, 60_000);
           assert.equal((await api(server.baseUrl, key, "PUT", "/secrets/bot", write)).status, 200);
+          // The line is written before /readyz answers, but reaches this process's pipe reader
+          // on its own time: wait for it, bounded.
+          await waitFor(
+            "the log of the database's return",
+            () => server.stderr().includes('"msg":"database reachable again"') || undefined,
+            10_000,
+          );
           const log = server.stderr();
           assert.equal(log.match(/"msg":"database unreachable"/g)?.length, 1, log);
           assert.equal(log.match(/"msg":"database reachable again"/g)?.length, 1, log);
