@@ -14,6 +14,7 @@ const SECTIONS: Section[] = [
   { name: "cli", run: async () => (await import("./bench_cli.ts")).benchCli() },
   { name: "server", run: async () => (await import("./bench_server.ts")).benchServer() },
   { name: "operator", run: async () => (await import("./bench_operator.ts")).benchOperator() },
+  { name: "migrate", run: async () => (await import("./bench_migrate.ts")).benchMigrate() },
 ];
 
 async function main(names: string[]) {

@@ -112,7 +112,7 @@ async function benchBackup(work: string, database: string) {
 }
 
 /** Median, min and max of times in milliseconds, in seconds. */
-function spread(times: number[]): string {
+export function spread(times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return `median ${seconds(sorted[Math.floor(sorted.length / 2)])}, min ${

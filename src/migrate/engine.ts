@@ -69,6 +69,37 @@ function all(root: Node, ...types: string[]): Node[] {
   return root.descendantsOfType(types).filter((node): node is Node => node !== null);
 }
 
+/** The node types the engine looks at, found in one walk of the tree (a walk costs most). */
+const INDEXED = [
+  "identifier",
+  "attribute",
+  "call",
+  "assignment",
+  "typed_parameter",
+  "typed_default_parameter",
+  "class_definition",
+  "function_definition",
+  "import_statement",
+  "import_from_statement",
+] as const;
+type Indexed = (typeof INDEXED)[number];
+
+function indexTree(root: Node): Map<string, Node[]> {
+  const index = new Map<string, Node[]>(INDEXED.map((type) => [type, []]));
+  const cursor = root.walk();
+  // Depth first, in source order: each node's type is read without making a Node of it.
+  for (;;) {
+    index.get(cursor.nodeType)?.push(cursor.currentNode);
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) {
+        cursor.delete();
+        return index;
+      }
+    }
+  }
+}
+
 /** `a.b.c` as its parts, when `node` is an identifier or a chain of attributes on one. */
 function dottedParts(node: Node): string[] | null {
   if (node.type === "identifier") return [node.text];
@@ -144,12 +175,24 @@ class FileMigration {
   /** Variables assigned a Pipecat class's instance (`runner = PipelineRunner()`), by name. */
   readonly instances = new Map<string, PipecatName>();
 
+  readonly #index: Map<string, Node[]>;
+
   constructor(
     readonly source: string,
     readonly root: Node,
     readonly changes: readonly Change[],
     readonly renames: Renames,
-  ) {}
+  ) {
+    this.#index = indexTree(root);
+  }
+
+  /** The file's nodes of these types, in source order. */
+  nodes(...types: Indexed[]): Node[] {
+    if (types.length === 1) return this.#index.get(types[0])!;
+    return types.flatMap((type) => this.#index.get(type)!).sort((a, b) =>
+      a.startIndex - b.startIndex
+    );
+  }
 
   edit(node: Node | { startIndex: number; endIndex: number }, text: string, id: string) {
     this.edits.push({ start: node.startIndex, end: node.endIndex, text, id });
@@ -166,8 +209,8 @@ class FileMigration {
   }
 
   run() {
-    for (const statement of all(this.root, "import_from_statement")) this.fromImport(statement);
-    for (const statement of all(this.root, "import_statement")) this.plainImport(statement);
+    for (const statement of this.nodes("import_from_statement")) this.fromImport(statement);
+    for (const statement of this.nodes("import_statement")) this.plainImport(statement);
     this.trackInstances();
     this.names();
     this.chains();
@@ -327,7 +370,7 @@ class FileMigration {
   /** Whether the name at `identifier` is bound, in its scope or one around it, by the user's code. */
   shadowed(identifier: Node): boolean {
     if (this.#boundIn.size === 0) {
-      for (const node of all(this.root, "identifier")) {
+      for (const node of this.nodes("identifier")) {
         if (!this.bindings.has(node.text) || !bindsName(node)) continue;
         const scope = scopeOf(node);
         const scopes = this.#boundIn.get(node.text) ?? new Set();
@@ -352,7 +395,7 @@ class FileMigration {
 
   /** Each bare use of an imported name: reported when it is a manual item, renamed with its import. */
   names() {
-    for (const node of all(this.root, "identifier")) {
+    for (const node of this.nodes("identifier")) {
       const binding = this.bindings.get(node.text);
       if (binding?.kind !== "name" || insideImport(node)) continue;
       const parent = node.parent;
@@ -368,7 +411,7 @@ class FileMigration {
 
   /** `module.Name`: the name renamed, and a plain import's moved path. */
   chains() {
-    for (const node of all(this.root, "attribute")) {
+    for (const node of this.nodes("attribute")) {
       const chain = this.moduleChain(node);
       if (chain === null) continue;
       const ref = { module: chain.module, name: chain.nameNode.text };
@@ -404,7 +447,7 @@ class FileMigration {
       c.kind === "manual" && (c.keyword !== undefined)
     );
     if (keywords.length + manual.length === 0) return;
-    for (const call of all(this.root, "call")) {
+    for (const call of this.nodes("call")) {
       const callee = call.childForFieldName("function");
       const ref = callee === null ? null : this.resolve(callee);
       if (ref === null) continue;
@@ -441,7 +484,7 @@ class FileMigration {
 
   /** Names assigned an instance of a Pipecat class, for the members used on them. */
   trackInstances() {
-    for (const assignment of all(this.root, "assignment")) {
+    for (const assignment of this.nodes("assignment")) {
       const left = assignment.childForFieldName("left");
       const right = assignment.childForFieldName("right");
       const type = assignment.childForFieldName("type");
@@ -451,7 +494,7 @@ class FileMigration {
       if (ref !== null) this.instances.set(left.text, ref);
     }
     // A parameter annotated with a Pipecat class: `params: FunctionCallParams`.
-    for (const parameter of all(this.root, "typed_parameter", "typed_default_parameter")) {
+    for (const parameter of this.nodes("typed_parameter", "typed_default_parameter")) {
       const name = parameter.type === "typed_parameter"
         ? parameter.namedChildren[0]
         : parameter.childForFieldName("name");
@@ -474,14 +517,14 @@ class FileMigration {
     );
     if (attributeRenames.length + members.length === 0) return;
     const pipecatClasses = new Map<number, PipecatName[]>();
-    for (const definition of all(this.root, "class_definition")) {
+    for (const definition of this.nodes("class_definition")) {
       const bases = definition.childForFieldName("superclasses");
       const refs = (bases?.namedChildren ?? [])
         .map((base) => base === null ? null : this.resolve(base))
         .filter((ref): ref is PipecatName => ref !== null);
       if (refs.length > 0) pipecatClasses.set(definition.id, refs);
     }
-    for (const node of all(this.root, "attribute")) {
+    for (const node of this.nodes("attribute")) {
       const object = node.childForFieldName("object");
       const attribute = node.childForFieldName("attribute");
       if (object === null || attribute === null) continue;
@@ -508,7 +551,7 @@ class FileMigration {
       }
     }
     // A method of a Pipecat class overridden in a subclass: its new contract is the user's.
-    for (const definition of all(this.root, "function_definition")) {
+    for (const definition of this.nodes("function_definition")) {
       const name = definition.childForFieldName("name")?.text;
       const bases = this.enclosingPipecatBases(definition, pipecatClasses, true);
       if (bases === null) continue;
@@ -539,7 +582,7 @@ class FileMigration {
   argumentCalls() {
     const changes = this.changes.filter((c): c is ArgumentToCall => c.kind === "argument-to-call");
     if (changes.length === 0) return;
-    for (const call of all(this.root, "call")) {
+    for (const call of this.nodes("call")) {
       const callee = call.childForFieldName("function");
       const object = callee?.type === "attribute" ? callee.childForFieldName("object") : null;
       const method = callee?.childForFieldName("attribute")?.text;
@@ -628,8 +671,15 @@ export async function migrateSource(
   const root = await parsePython(source);
   if (root === null) return { ...unchanged, unparsable: true };
   const file = new FileMigration(source, root, changes, new Renames(changes));
-  file.run();
-  const { text } = applyEdits(source, keepImportsSorted(source, root, file.edits));
+  let edits: Edit[];
+  try {
+    file.run();
+    edits = keepImportsSorted(source, root, file.edits);
+  } finally {
+    // The tree lives in WebAssembly's memory, which no garbage collector frees.
+    root.tree.delete();
+  }
+  const { text } = applyEdits(source, edits);
   // Each change where it was made (a block of imports sorted again is one edit, of many changes).
   const line = (index: number) => source.slice(0, index).split("\n").length;
   const applied = applyEdits(source, file.edits).kept
