@@ -198,6 +198,13 @@ async function coveredLines(
     for (let l = first; l <= last; l++) sorted.add(l);
   }
   for (const { id, line } of applied) {
+    // A settings move rewrites a call's whole argument list: the rest of its statement.
+    if (kinds.get(id) === "settings") {
+      const around = [...starts.values()].flat()
+        .filter((node) => node.startPosition.row + 1 <= line && node.endPosition.row + 1 >= line)
+        .sort((a, b) => b.startPosition.row - a.startPosition.row)[0];
+      for (let l = line; l <= (around?.endPosition.row ?? line - 1) + 1; l++) covered.add(l);
+    }
     for (const node of starts.get(line) ?? []) {
       const whole = STATEMENTS.has(node.type) ||
         (node.type === "expression_statement" && kinds.get(id) === "argument-to-call");

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "pathe";
-import { CHANGES } from "../src/migrate/changes.ts";
+import { CATALOGUED, CHANGES } from "../src/migrate/changes.ts";
+import { SETTINGS_CHANGES } from "../src/migrate/settings.gen.ts";
 import { migrateSource } from "../src/migrate/engine.ts";
 import { changesBetween } from "../src/migrate/renames.ts";
 import { compareVersions } from "../src/init/guides.ts";
@@ -26,13 +27,13 @@ function entryOf(dir: string) {
 const dirs = [...Deno.readDirSync(FIXTURES)].filter((entry) => entry.isDirectory)
   .map((entry) => entry.name).sort();
 
-Deno.test("every catalog entry has a fixture, and every fixture an entry", () => {
+Deno.test("every catalog entry written by hand has a fixture, and every fixture an entry", () => {
   const unique = new Set<string>();
   for (const change of CHANGES) {
     assert.ok(!unique.has(change.id), `${change.id} is in the catalog twice`);
     unique.add(change.id);
   }
-  assert.deepEqual(CHANGES.filter((change) => !dirs.includes(change.id)).map((c) => c.id), []);
+  assert.deepEqual(CATALOGUED.filter((change) => !dirs.includes(change.id)).map((c) => c.id), []);
   assert.deepEqual(dirs.filter((dir) => entryOf(dir) === undefined), []);
   const sorted = [...CHANGES].sort((a, b) => compareVersions(a.since, b.since));
   assert.deepEqual(CHANGES.map((c) => c.id), sorted.map((c) => c.id), "ordered by release");
@@ -68,5 +69,54 @@ for (const dir of dirs) {
     const again = await migrateSource(result.text, all);
     assert.equal(again.unparsable, false);
     assert.equal(again.text, result.text, "a second run");
+  });
+}
+
+/** Each generated settings entry on a call that uses all it maps, and one field it does not. */
+for (const move of SETTINGS_CHANGES) {
+  Deno.test(`settings entry ${move.id}`, async () => {
+    const { module, name } = move.service;
+    const head = `from ${module} import ${name}\n\n`;
+    const all = changesBetween(CHANGES, "1.0.0", RELEASES.at(-1)!);
+    const ours = <T extends { id: string }>(items: readonly T[]) =>
+      items.filter((item) => item.id === move.id);
+    // Each Settings field given once: by the init keyword, else by the InputParams field.
+    const given = new Set<string>();
+    const init = Object.entries(move.init).filter(([, field]) =>
+      !given.has(field) && given.add(field)
+    );
+    const params = Object.entries(move.params)
+      .filter(([, field]) => !given.has(field) && given.add(field));
+    if (init.length + params.length > 0) {
+      const call = [
+        ...init.map(([keyword], i) => `${keyword}=${100 + i}`),
+        ...(params.length > 0
+          ? [`params=${name}.InputParams(${params.map(([f], i) => `${f}=${i}`).join(", ")})`]
+          : []),
+      ];
+      const result = await migrateSource(`${head}x = ${name}(${call.join(", ")})\n`, all, {
+        lineLength: 10_000,
+      });
+      const fields = [
+        ...init.map(([, field], i) => `${field}=${100 + i}`),
+        ...params.map(([, field], i) => `${field}=${i}`),
+      ];
+      assert.equal(
+        result.text,
+        `${head}x = ${name}(settings=${name}.Settings(${fields.join(", ")}))\n`,
+      );
+      assert.deepEqual(ours(result.manual), []);
+    }
+    for (
+      const keyword of [
+        ...move.unmapped.map((f) => `params=${name}.InputParams(${f}=1)`),
+        ...move.whole.map((w) => `${w}=o`),
+      ]
+    ) {
+      const left = `${head}x = ${name}(${keyword})\n`;
+      const unmapped = await migrateSource(left, all);
+      assert.equal(unmapped.text, left, keyword);
+      assert.deepEqual(ours(unmapped.manual).map((item) => item.line), [3], keyword);
+    }
   });
 }

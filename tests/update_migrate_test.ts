@@ -5,7 +5,6 @@
  * is clean for ruff and uses nothing Pipecat deprecated.
  */
 import assert from "node:assert/strict";
-import { join } from "pathe";
 import { snapshot, tempDir, voicebot } from "./helpers.ts";
 import { made, pythonFiles, read, write } from "./helpers_update.ts";
 import { ruffProblems } from "./ruff.ts";

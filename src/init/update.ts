@@ -206,7 +206,11 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
   const pipecatFrom = pipecatOf(base?.files["server/pyproject.toml"]);
   const pipecatTo = pipecatOf(theirs.get("server/pyproject.toml")?.content);
   const migration = pipecatFrom && pipecatTo && compareVersions(pipecatFrom, pipecatTo) < 0
-    ? (await import("../migrate/mod.ts")).pythonMigration(pipecatFrom, pipecatTo)
+    ? (await import("../migrate/mod.ts")).pythonMigration(
+      pipecatFrom,
+      pipecatTo,
+      theirs.get("server/pyproject.toml")?.content ?? null,
+    )
     : undefined;
   const mergeBase = migration && base ? await migratedBase(base, migration) : base;
   const changes: FileChange[] = [];

@@ -81,6 +81,29 @@ export interface ArgumentToCall extends ChangeBase {
   readonly action: string;
 }
 
+/**
+ * A service's settings moved into its `Settings` (Pipecat deprecated each service's `InputParams`
+ * and the `__init__` parameters that are settings): in a call of `service`, the keywords of `init`
+ * and the fields of an inline `params=<service>.InputParams(...)` become one
+ * `settings=<service>.Settings(...)`, each under its field's name. Where one does not map one to
+ * one (a field of `unmapped`, `params` given a variable, a `settings=` already there), the call is
+ * reported instead. Generated from Pipecat's source (scripts/pipecat_settings.py).
+ */
+export interface SettingsMove extends ChangeBase {
+  readonly kind: "settings";
+  readonly service: PipecatName;
+  /** `__init__` keyword -> Settings field, for the parameters that moved (`voice_id` -> `voice`). */
+  readonly init: Readonly<Record<string, string>>;
+  /** InputParams field -> Settings field, for the fields that map one to one. */
+  readonly params: Readonly<Record<string, string>>;
+  /** InputParams fields that do not map one to one onto a Settings field. */
+  readonly unmapped: readonly string[];
+  /** `__init__` keywords that took an object whose fields moved (`live_options=`): reported. */
+  readonly whole: readonly string[];
+  /** What to do where the call cannot be rewritten. */
+  readonly action: string;
+}
+
 /** An extra of the `pipecat-ai` package renamed in pyproject.toml's dependencies. */
 export interface ExtraRename extends ChangeBase {
   readonly kind: "extra";
@@ -109,5 +132,6 @@ export type Change =
   | KeywordRename
   | AttributeRename
   | ArgumentToCall
+  | SettingsMove
   | ExtraRename
   | ManualChange;

@@ -4,8 +4,10 @@
  * release. See catalog.ts for what each kind means.
  */
 import type { Change } from "./catalog.ts";
+import { SETTINGS_CHANGES } from "./settings.gen.ts";
 
-export const CHANGES: readonly Change[] = [
+/** The entries written by hand, each with its fixture in tests/data/migrate/. */
+export const CATALOGUED: readonly Change[] = [
   // ---------------------------------------------------------------------------------------------
   // 1.1.0: CHANGELOG "Deprecated"; src/pipecat/transports/base_transport.py (deprecated:: 1.1.0)
   {
@@ -967,3 +969,6 @@ export const CHANGES: readonly Change[] = [
     action: "Pass the config to `FilterIncompleteUserTurnStrategies(config=...)` instead.",
   },
 ];
+
+/** The whole catalog: each service's settings (generated from Pipecat's source), then the rest. */
+export const CHANGES: readonly Change[] = [...SETTINGS_CHANGES, ...CATALOGUED];

@@ -15,11 +15,13 @@ import type {
   KeywordRename,
   ManualChange,
   PipecatName,
+  SettingsMove,
 } from "./catalog.ts";
 import { type NameTrace, Renames } from "./renames.ts";
 import { type Node, parsePython } from "./python.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { keepImportsSorted } from "./imports.ts";
+import { moveSettings } from "./settings.ts";
 
 /** A change applied, at the line (1-based) of the code it changed. */
 export interface Applied {
@@ -182,6 +184,7 @@ class FileMigration {
     readonly root: Node,
     readonly changes: readonly Change[],
     readonly renames: Renames,
+    readonly lineLength: number,
   ) {
     this.#index = indexTree(root);
   }
@@ -198,7 +201,11 @@ class FileMigration {
     this.edits.push({ start: node.startIndex, end: node.endIndex, text, id });
   }
 
-  report(node: Node, change: ManualChange | AttributeRename | ArgumentToCall, action?: string) {
+  report(
+    node: Node,
+    change: ManualChange | AttributeRename | ArgumentToCall | SettingsMove,
+    action?: string,
+  ) {
     this.manual.push({
       id: change.id,
       line: lineOf(node),
@@ -217,6 +224,32 @@ class FileMigration {
     this.calls();
     this.subclasses();
     this.argumentCalls();
+    // Last: it rewrites whole argument lists, and leaves one that another change is inside.
+    this.settingsMoves();
+  }
+
+  /** `params=X.InputParams(...)` and init keywords that moved: one `settings=X.Settings(...)`. */
+  settingsMoves() {
+    const moves = this.changes.filter((c): c is SettingsMove => c.kind === "settings");
+    if (moves.length === 0) return;
+    const isInputParams = (node: Node) => this.resolve(node)?.name.endsWith("InputParams") ?? false;
+    for (const call of this.nodes("call")) {
+      const callee = call.childForFieldName("function");
+      const ref = callee === null ? null : this.resolve(callee);
+      if (ref === null) continue;
+      const trace = this.renames.name(ref);
+      const move = moves.find((m) => trace.calledAt(m.service, m.since));
+      if (move === undefined) continue;
+      const rewrite = moveSettings(this.source, call, move, isInputParams, this.lineLength);
+      if (rewrite.kind === "none") continue;
+      const inside = rewrite.kind === "rewrite" &&
+        this.edits.some((edit) => edit.start < rewrite.end && edit.end > rewrite.start);
+      if (rewrite.kind === "report" || inside) {
+        this.report(rewrite.kind === "report" ? rewrite.node : call, move);
+        continue;
+      }
+      this.edit({ startIndex: rewrite.start, endIndex: rewrite.end }, rewrite.text, move.id);
+    }
   }
 
   // --- Imports -----------------------------------------------------------------------------
@@ -658,10 +691,25 @@ function formatFromImport(module: string, names: string[], indent: string): stri
   return `from ${module} import (\n${names.map((n) => `${indent}    ${n},\n`).join("")}${indent})`;
 }
 
+/** How many characters an edit leaves as they were at its start: its line is where it changes. */
+function sharedStart(source: string, edit: Edit): number {
+  let n = 0;
+  while (
+    n < edit.text.length && edit.start + n < edit.end && edit.text[n] === source[edit.start + n]
+  ) n++;
+  return n;
+}
+
+export interface MigrateOptions {
+  /** The project's ruff line length ([tool.ruff] line-length; ruff's default, 88). */
+  readonly lineLength?: number;
+}
+
 /** Applies `changes` (ordered by changesBetween) to one file's text. */
 export async function migrateSource(
   source: string,
   changes: readonly Change[],
+  options: MigrateOptions = {},
 ): Promise<SourceMigration> {
   const unchanged = { text: source, applied: [], manual: [] };
   // Cheap first: a file that never names Pipecat (nor a pyproject-free keyword) is left unparsed.
@@ -670,7 +718,8 @@ export async function migrateSource(
   }
   const root = await parsePython(source);
   if (root === null) return { ...unchanged, unparsable: true };
-  const file = new FileMigration(source, root, changes, new Renames(changes));
+  const renames = new Renames(changes);
+  const file = new FileMigration(source, root, changes, renames, options.lineLength ?? 88);
   let edits: Edit[];
   try {
     file.run();
@@ -683,7 +732,7 @@ export async function migrateSource(
   // Each change where it was made (a block of imports sorted again is one edit, of many changes).
   const line = (index: number) => source.slice(0, index).split("\n").length;
   const applied = applyEdits(source, file.edits).kept
-    .map((edit) => ({ id: edit.id, line: line(edit.start) }));
+    .map((edit) => ({ id: edit.id, line: line(edit.start + sharedStart(source, edit)) }));
   const seen = new Set<string>();
   const manual = file.manual
     .filter((item) => {

@@ -311,3 +311,82 @@ Deno.test("sorted imports stay sorted as ruff sorts them; unsorted ones keep the
     ),
   );
 });
+
+const SETTINGS: Change = {
+  id: "t-settings",
+  kind: "settings",
+  since: "1.0.0",
+  summary: "InputParams is deprecated",
+  service: { module: "pipecat.services.cartesia.tts", name: "CartesiaTTSService" },
+  init: { voice_id: "voice", model: "model" },
+  params: { language: "language", speed: "speed" },
+  unmapped: ["generation_config"],
+  whole: ["live_options"],
+  action: "use settings=CartesiaTTSService.Settings(...)",
+};
+
+async function settingsMigrated(source: string, lineLength = 100) {
+  return await migrateSource(source, changesBetween([SETTINGS], "1.2.0", "1.7.0"), {
+    lineLength,
+  });
+}
+
+Deno.test("init keywords and InputParams fields become one Settings, in the call's layout", async () => {
+  const head = "from pipecat.services.cartesia.tts import CartesiaTTSService\n\n";
+  const oneLine = await settingsMigrated(
+    head + 'tts = CartesiaTTSService(api_key=key, voice_id="v1", model="s3")\n',
+  );
+  assertEquals(
+    oneLine.text,
+    head +
+      'tts = CartesiaTTSService(api_key=key, settings=CartesiaTTSService.Settings(voice="v1", model="s3"))\n',
+  );
+  const layout = await settingsMigrated(
+    head + "tts = CartesiaTTSService(\n" +
+      "    api_key=key,\n" +
+      '    voice_id="v1",\n' +
+      "    params=CartesiaTTSService.InputParams(language=Language.FR, speed=1.2),\n" +
+      "    sample_rate=16000,\n" +
+      ")\n",
+  );
+  assertEquals(
+    layout.text,
+    head + "tts = CartesiaTTSService(\n" +
+      "    api_key=key,\n" +
+      '    settings=CartesiaTTSService.Settings(voice="v1", language=Language.FR, speed=1.2),\n' +
+      "    sample_rate=16000,\n" +
+      ")\n",
+  );
+  // Too long for one line at 60 columns: ruff's layout, one argument a line.
+  const wrapped = await settingsMigrated(
+    head + 'tts = CartesiaTTSService(api_key=key, voice_id="v1", model="sonic")\n',
+    60,
+  );
+  assertEquals(
+    wrapped.text,
+    head + "tts = CartesiaTTSService(\n" +
+      "    api_key=key,\n" +
+      "    settings=CartesiaTTSService.Settings(\n" +
+      '        voice="v1",\n' +
+      '        model="sonic",\n' +
+      "    ),\n" +
+      ")\n",
+  );
+});
+
+Deno.test("settings that do not map one to one are reported, the call left as it is", async () => {
+  const head = "from pipecat.services.cartesia.tts import CartesiaTTSService\n\n";
+  for (
+    const call of [
+      "CartesiaTTSService(params=CartesiaTTSService.InputParams(generation_config=g))",
+      "CartesiaTTSService(params=my_params)",
+      'CartesiaTTSService(voice_id="v", settings=CartesiaTTSService.Settings(model="m"))',
+      "CartesiaTTSService(params=CartesiaTTSService.InputParams(**options))",
+      "CartesiaTTSService(live_options=LiveOptions(model='nova'))",
+    ]
+  ) {
+    const result = await settingsMigrated(`${head}tts = ${call}\n`);
+    assertEquals(result.text, `${head}tts = ${call}\n`);
+    assertEquals(result.manual.map((item) => [item.id, item.line]), [["t-settings", 3]], call);
+  }
+});

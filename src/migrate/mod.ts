@@ -5,6 +5,7 @@
 import { CHANGES } from "./changes.ts";
 import { type ManualItem, migrateSource } from "./engine.ts";
 import { changesBetween } from "./renames.ts";
+import { ruffLineLength } from "./pyproject.ts";
 
 export type { ManualItem };
 
@@ -15,11 +16,19 @@ export interface PythonMigration {
   manual(source: string): Promise<readonly ManualItem[]>;
 }
 
-/** The migrations of the releases after `from`, up to `to`. */
-export function pythonMigration(from: string, to: string): PythonMigration {
+/**
+ * The migrations of the releases after `from`, up to `to`, for a project whose pyproject.toml is
+ * `pyproject` (its ruff line length lays out what is rewritten).
+ */
+export function pythonMigration(
+  from: string,
+  to: string,
+  pyproject: string | null,
+): PythonMigration {
   const changes = changesBetween(CHANGES, from, to);
+  const options = { lineLength: ruffLineLength(pyproject) };
   return {
-    text: async (source) => (await migrateSource(source, changes)).text,
-    manual: async (source) => (await migrateSource(source, changes)).manual,
+    text: async (source) => (await migrateSource(source, changes, options)).text,
+    manual: async (source) => (await migrateSource(source, changes, options)).manual,
   };
 }

@@ -14,7 +14,13 @@ import { CHANGES } from "./changes.ts";
 import { type Applied, type ManualItem, migrateSource } from "./engine.ts";
 import { changesBetween } from "./renames.ts";
 import { type Found, projectFiles } from "./files.ts";
-import { floorOf, lockedVersion, movePyproject, pipecatRequirements } from "./pyproject.ts";
+import {
+  floorOf,
+  lockedVersion,
+  movePyproject,
+  pipecatRequirements,
+  ruffLineLength,
+} from "./pyproject.ts";
 
 /** The first release the catalog starts from: migrations are of changes made after it. */
 export const FIRST_RELEASE = "1.0.0";
@@ -160,6 +166,7 @@ export async function migrateProject(request: MigrateRequest): Promise<MigrateRe
   const interrupted = request.write ? await undoInterrupted(root) : [];
 
   const changes: Change[] = changesBetween(CHANGES, from, to);
+  const lineLength = ruffLineLength(pyproject === null ? null : readText(pyproject));
   const files: MigratedFile[] = [];
   const writes: FileToWrite[] = [];
   const manual: (ManualItem & { path: string })[] = [];
@@ -170,7 +177,7 @@ export async function migrateProject(request: MigrateRequest): Promise<MigrateRe
     const { form, text } = readForm(bytes);
     if (form.binary) continue;
     const pathFromRoot = relative(root, full);
-    const result = await migrateSource(text, changes);
+    const result = await migrateSource(text, changes, { lineLength });
     if (result.unparsable) unparsable.push(pathFromRoot);
     manual.push(...result.manual.map((item) => ({ ...item, path: pathFromRoot })));
     if (result.text === text) continue;

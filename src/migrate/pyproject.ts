@@ -114,3 +114,15 @@ export function movePyproject(
   }
   return result;
 }
+
+/** The line length ruff formats the project's code to: its [tool.ruff] line-length, else 88. */
+export function ruffLineLength(text: string | null): number {
+  if (text === null) return 88;
+  try {
+    const toml = parseToml(text) as { tool?: { ruff?: { "line-length"?: unknown } } };
+    const length = toml.tool?.ruff?.["line-length"];
+    return typeof length === "number" ? length : 88;
+  } catch {
+    return 88;
+  }
+}

@@ -7,9 +7,15 @@ import type { Change, PipecatName } from "./catalog.ts";
 import { compareVersions } from "../init/guides.ts";
 
 /**
- * The changes made after release `from`, up to and including `to`, in the order they apply:
- * release by release, and within one, renamed names before moved modules (a name renamed and moved
- * is matched where it was, and the rest of its module follows the move).
+ * The release of the catalog's entries for what 1.0.0 had deprecated already (each service's
+ * `InputParams`): code written for any release may still use those, so they apply from any.
+ */
+export const STANDING = "1.0.0";
+
+/**
+ * The changes made after release `from` (and the STANDING ones), up to and including `to`, in the
+ * order they apply: release by release, and within one, renamed names before moved modules (a name
+ * renamed and moved is matched where it was, and the rest of its module follows the move).
  */
 export function changesBetween(
   changes: readonly Change[],
@@ -18,7 +24,10 @@ export function changesBetween(
 ): Change[] {
   const rank = (change: Change) => change.kind === "name" ? 0 : change.kind === "module" ? 1 : 2;
   return changes
-    .filter((c) => compareVersions(c.since, from) > 0 && compareVersions(c.since, to) <= 0)
+    .filter((c) =>
+      (compareVersions(c.since, from) > 0 || c.since === STANDING) &&
+      compareVersions(c.since, to) <= 0
+    )
     .sort((a, b) => compareVersions(a.since, b.since) || rank(a) - rank(b));
 }
 
