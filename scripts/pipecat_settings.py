@@ -32,6 +32,10 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_pipecat_api import _top_level  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "src", "migrate", "settings.gen.ts")
@@ -133,28 +137,13 @@ class Module:
     aliases: dict[str, ast.expr] = field(default_factory=dict)
 
 
-def top_level(stmts: list[ast.stmt]):
-    """Module-level statements, looking into `if`/`try` blocks (guarded imports)."""
-    for s in stmts:
-        yield s
-        if isinstance(s, ast.If):
-            yield from top_level(s.body)
-            yield from top_level(s.orelse)
-        elif isinstance(s, ast.Try):
-            yield from top_level(s.body)
-            for h in s.handlers:
-                yield from top_level(h.body)
-            yield from top_level(s.orelse)
-            yield from top_level(s.finalbody)
-
-
 def load_modules(sources: dict[str, str]) -> dict[str, Module]:
     mods: dict[str, Module] = {}
     for path, text in sources.items():
         name = module_name(path)
         m = Module(name, path.endswith("__init__.py"), ast.parse(text, filename=path))
         package = name if m.is_pkg else name.rpartition(".")[0]
-        for s in top_level(m.tree.body):
+        for s in _top_level(m.tree.body):
             if isinstance(s, ast.ClassDef):
                 m.classes.setdefault(s.name, s)
             elif isinstance(s, ast.ImportFrom):
