@@ -22,10 +22,10 @@ export default define({
   name: "migrate",
   description:
     "Carry a Pipecat project's Python across Pipecat's API changes, any Pipecat project.\n" +
-    "Every .py file under DIR (not in .venv, venv, node_modules, .git) is rewritten where it uses a name, module or keyword that Pipecat renamed after --from, up to --to; only those names change, every other byte stays. What cannot be rewritten safely is listed with its file and line, and what to do. The pyproject.toml's pipecat-ai requirement is moved to --to. The write is all or nothing; a second run changes nothing.",
+    "Every .py file under DIR (not in .venv, venv, node_modules, .git) is rewritten where it uses a name, module, keyword or service setting that Pipecat changed after --from, up to --to; only those change, every other byte stays. What cannot be rewritten safely is listed with its file and line, and what to do. The pyproject.toml's pipecat-ai requirement is moved to --to. The write is all or nothing; a second run changes nothing.",
   exitCodes: [["7", "--check: a migration would change the project"]],
   helpExamples: [
-    ["What a migration from Pipecat 1.2 would change, as a diff", "voicebot migrate --dry-run"],
+    ["What a migration would change, as a diff; nothing written", "voicebot migrate --dry-run"],
     [
       "Migrate the project in ./my-bot, its code written for 1.2.0",
       "voicebot migrate my-bot --from 1.2.0",

@@ -712,7 +712,7 @@ export async function migrateSource(
   options: MigrateOptions = {},
 ): Promise<SourceMigration> {
   const unchanged = { text: source, applied: [], manual: [] };
-  // Cheap first: a file that never names Pipecat (nor a pyproject-free keyword) is left unparsed.
+  // Cheap first: a file that never names Pipecat has nothing to migrate, and is not parsed.
   if (changes.length === 0 || !source.includes("pipecat")) {
     return { ...unchanged, unparsable: false };
   }
