@@ -9,6 +9,69 @@ import { SETTINGS_CHANGES } from "./settings.gen.ts";
 /** The entries written by hand, each with its fixture in tests/data/migrate/. */
 export const CATALOGUED: readonly Change[] = [
   // ---------------------------------------------------------------------------------------------
+  // Standing: deprecated before 1.0.0 (`.. deprecated:: 0.0.104` in each setter's docstring at
+  // v1.7.0), still there until 2.0.0; code written for any release may call them.
+  {
+    id: "1.0.0-stt-set-model",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`STTService.set_model` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.stt_service", name: "STTService" },
+    member: "set_model",
+    action: "Push `STTUpdateSettingsFrame(model=...)` into the pipeline instead " +
+      "(`await worker.queue_frame(...)`).",
+  },
+  {
+    id: "1.0.0-stt-set-language",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`STTService.set_language` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.stt_service", name: "STTService" },
+    member: "set_language",
+    action: "Push `STTUpdateSettingsFrame(language=...)` into the pipeline instead " +
+      "(`await worker.queue_frame(...)`).",
+  },
+  {
+    id: "1.0.0-tts-set-model",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`TTSService.set_model` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.tts_service", name: "TTSService" },
+    member: "set_model",
+    action: "Push `TTSUpdateSettingsFrame(model=...)` into the pipeline instead " +
+      "(`await worker.queue_frame(...)`).",
+  },
+  {
+    id: "1.0.0-tts-set-voice",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`TTSService.set_voice` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.tts_service", name: "TTSService" },
+    member: "set_voice",
+    action: "Push `TTSUpdateSettingsFrame(voice=...)` into the pipeline instead " +
+      "(`await worker.queue_frame(...)`).",
+  },
+  {
+    id: "1.0.0-google-stt-set-languages",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`GoogleSTTService.set_languages` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.google.stt", name: "GoogleSTTService" },
+    member: "set_languages",
+    action: "Push `STTUpdateSettingsFrame` with `GoogleSTTService.Settings(languages=...)` " +
+      "instead.",
+  },
+  {
+    id: "1.0.0-sarvam-stt-set-prompt",
+    since: "1.0.0",
+    kind: "manual",
+    summary: "`SarvamSTTService.set_prompt` is deprecated since 0.0.104.",
+    name: { module: "pipecat.services.sarvam.stt", name: "SarvamSTTService" },
+    member: "set_prompt",
+    action: "Push `STTUpdateSettingsFrame(SarvamSTTService.Settings(prompt=...))` instead.",
+  },
+
+  // ---------------------------------------------------------------------------------------------
   // 1.1.0: CHANGELOG "Deprecated"; src/pipecat/transports/base_transport.py (deprecated:: 1.1.0)
   {
     id: "1.1.0-transport-params-video-out-bitrate",
