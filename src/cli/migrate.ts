@@ -102,10 +102,9 @@ function report(result: MigrateResult, mode: "dry-run" | "check" | "write") {
     }.`,
   );
   for (const file of result.files) {
-    const ids = [...new Set(file.applied.map((change) => change.id))];
     printNote(
       `  changed  ${file.path}${
-        ids.length > 0 ? ` (${count(file.applied.length, "change")})` : ""
+        file.applied.length > 0 ? ` (${count(file.applied.length, "change")})` : ""
       }`,
     );
   }

@@ -29,7 +29,7 @@ import {
   RECORD,
 } from "./project.ts";
 import type { ManualItem, PythonMigration } from "../migrate/mod.ts";
-import { type Found, projectFiles } from "../migrate/files.ts";
+import { projectFiles } from "../migrate/files.ts";
 import {
   type FileToWrite,
   type Interrupted,
@@ -222,8 +222,13 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
       changes.push(change.aside ? { ...change, aside: freeName(root, change.aside) } : change);
     }
   }
+  // The project's Python, walked once: the user's own files are migrated, and every file, as the
+  // update leaves it, is read for the places left to the user.
+  const python = migration ? await reading(root, () => projectFiles(root).py) : [];
   if (migration) {
-    changes.push(...await reading(root, () => ownPython(root, [...paths, ...own], migration)));
+    changes.push(
+      ...await reading(root, () => ownPython(root, python, [...paths, ...own], migration)),
+    );
   }
   const guides = await reading(
     root,
@@ -263,7 +268,9 @@ export async function updateProject(request: UpdateRequest): Promise<UpdateResul
     kept: guides.kept,
     written: false,
     interrupted,
-    manual: migration ? await reading(root, () => manualPlaces(root, changes, migration)) : [],
+    manual: migration
+      ? await reading(root, () => manualPlaces(root, python, changes, migration))
+      : [],
   };
   if (!request.write || !changesSomething(result)) return result;
 
@@ -300,13 +307,12 @@ async function migratedBase(base: Base, migration: PythonMigration): Promise<Bas
 /** The Python files that are the user's alone (none voicebot writes), migrated. */
 async function ownPython(
   root: string,
+  python: readonly string[],
   voicebots: readonly string[],
   migration: PythonMigration,
 ): Promise<FileChange[]> {
-  const found: Found = { py: [], pyproject: [] };
-  projectFiles(root, found);
   const changes: FileChange[] = [];
-  for (const path of found.py.filter((path) => !voicebots.includes(path)).sort()) {
+  for (const path of python.filter((path) => !voicebots.includes(path))) {
     const bytes = Deno.readFileSync(join(root, path));
     const migrated = await migratedText(path, bytes, migration);
     if (migrated === undefined) continue;
@@ -319,13 +325,12 @@ async function ownPython(
 /** The places left to the user in every Python file of the project, as the update leaves it. */
 async function manualPlaces(
   root: string,
+  python: readonly string[],
   changes: readonly FileChange[],
   migration: PythonMigration,
 ): Promise<ManualPlace[]> {
-  const found: Found = { py: [], pyproject: [] };
-  projectFiles(root, found);
   const places: ManualPlace[] = [];
-  for (const path of found.py.sort()) {
+  for (const path of python) {
     const change = changes.find((change) => change.path === path);
     const text = change ? change.after : readForm(Deno.readFileSync(join(root, path))).text;
     if (text === null) continue;

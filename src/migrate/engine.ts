@@ -451,7 +451,8 @@ class FileMigration {
       this.reportUses(chain.nameNode, ref);
       const trace = this.renames.name(ref);
       if (trace.ids.length === 0) continue;
-      const movedTo = this.renames.module(chain.module).final;
+      const moved = this.renames.module(chain.module);
+      const movedTo = moved.final;
       if (trace.final.module !== movedTo) {
         const change = this.changes.find((c) => c.id === trace.ids.at(-1))!;
         this.manual.push({
@@ -468,7 +469,7 @@ class FileMigration {
         this.edit(chain.nameNode, trace.final.name, trace.ids.at(-1)!);
       }
       if (chain.plain && movedTo !== chain.module) {
-        this.edit(chain.objectNode, movedTo, this.renames.module(chain.module).ids[0]);
+        this.edit(chain.objectNode, movedTo, moved.ids[0]);
       }
     }
   }

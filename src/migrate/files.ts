@@ -11,15 +11,20 @@ export interface Found {
   readonly pyproject: string[];
 }
 
-/** The Python files and pyproject.toml files under `dir`: every folder but SKIPPED, no links. */
-export function projectFiles(dir: string, found: Found, at = "") {
-  for (const entry of Deno.readDirSync(join(dir, at))) {
-    const path = at === "" ? entry.name : `${at}/${entry.name}`;
-    if (entry.isDirectory) {
-      if (!SKIPPED.has(entry.name) && !entry.name.startsWith(STAGING_PREFIX)) {
-        projectFiles(dir, found, path);
-      }
-    } else if (entry.isFile && entry.name.endsWith(".py")) found.py.push(path);
-    else if (entry.isFile && entry.name === "pyproject.toml") found.pyproject.push(path);
-  }
+/** The Python files and pyproject.toml files under `dir`, sorted: every folder but SKIPPED, no links. */
+export function projectFiles(dir: string): Found {
+  const found: Found = { py: [], pyproject: [] };
+  const walk = (at: string) => {
+    for (const entry of Deno.readDirSync(join(dir, at))) {
+      const path = at === "" ? entry.name : `${at}/${entry.name}`;
+      if (entry.isDirectory) {
+        if (!SKIPPED.has(entry.name) && !entry.name.startsWith(STAGING_PREFIX)) walk(path);
+      } else if (entry.isFile && entry.name.endsWith(".py")) found.py.push(path);
+      else if (entry.isFile && entry.name === "pyproject.toml") found.pyproject.push(path);
+    }
+  };
+  walk("");
+  found.py.sort();
+  found.pyproject.sort();
+  return found;
 }

@@ -13,7 +13,7 @@ import type { Change } from "./catalog.ts";
 import { CHANGES } from "./changes.ts";
 import { type Applied, type ManualItem, migrateSource } from "./engine.ts";
 import { changesBetween } from "./renames.ts";
-import { type Found, projectFiles } from "./files.ts";
+import { projectFiles } from "./files.ts";
 import {
   floorOf,
   lockedVersion,
@@ -137,9 +137,7 @@ export async function migrateProject(request: MigrateRequest): Promise<MigrateRe
   }
   if (!isDir) throw new NotFoundError(`no directory ${dir}: nothing to migrate.`);
 
-  const found: Found = { py: [], pyproject: [] };
-  await reading(dir, () => projectFiles(dir, found));
-  found.py.sort();
+  const found = await reading(dir, () => projectFiles(dir));
   const pyproject = await reading(dir, () => projectFile(dir, found.pyproject));
   const to = request.to ?? PIPECAT_VERSION;
   let from = request.from;

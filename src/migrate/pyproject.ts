@@ -82,8 +82,8 @@ export function movedRequirement(
   if (extraList !== undefined) {
     const names = extraList.split(",");
     const renamed = names.map((extra) => {
-      const to = extras.get(extra.trim());
-      return to === undefined ? extra : extra.replace(extra.trim(), to);
+      const newName = extras.get(extra.trim());
+      return newName === undefined ? extra : extra.replace(extra.trim(), newName);
     });
     // A rename onto an extra already listed leaves one of it.
     const seen = new Set<string>();
